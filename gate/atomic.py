@@ -1,0 +1,36 @@
+"""Atomic file writes: a report is either the old file or the whole new one, never half."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8, LF) to ``path`` through a temporary file and a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def dump_json(data: Any) -> str:
+    """Deterministic JSON: sorted keys, two-space indent, real UTF-8, trailing newline."""
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def write_json(path: str | os.PathLike[str], data: Any) -> Path:
+    """Write ``data`` as deterministic JSON, atomically."""
+    return write_text(path, dump_json(data))

@@ -1,0 +1,106 @@
+"""Item checks: how many recommended items, how long each description, what each costs."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from gate.checkers.base import CountBounds, Params, checker, quote
+from gate.subject import Subject
+from gate.text import units
+from gate.text.items import Item
+from gate.verdict import Outcome
+
+
+def _names(items: tuple[Item, ...] | list[Item], limit: int = 6) -> str:
+    shown = ", ".join(quote(item.name or item.text, 16) for item in items[:limit])
+    return shown + (", …" if len(items) > limit else "")
+
+
+class ItemsCountParams(CountBounds):
+    pass
+
+
+@checker("items:count", ItemsCountParams, "the answer's main list/table/JSON array has the required number of items")
+def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
+    found = subject.items
+    if not found.items:
+        return Outcome.failed(f"no list, table, JSON array or numbered items found; {params.describe()} required")
+    detail = f"{len(found)} items found ({found.source}): {_names(found.items)}; {params.describe()} required"
+    return Outcome.of(params.admits(len(found)), detail, tuple(item.name for item in found.items))
+
+
+class ItemsLengthParams(Params):
+    max: int | None = Field(None, ge=0)
+    min: int | None = Field(None, ge=0)
+    unit: units.Unit = "zi"
+    part: Literal["description", "whole"] = "description"
+    """description: the text after the item's name; whole: name and description."""
+
+    @model_validator(mode="after")
+    def _bounded(self) -> ItemsLengthParams:
+        if self.max is None and self.min is None:
+            raise ValueError("give max or min")
+        return self
+
+
+@checker("items:length", ItemsLengthParams, "each item's description is within the length bound (in 字 by default)")
+def items_length(subject: Subject, params: ItemsLengthParams) -> Outcome:
+    items = subject.items.items
+    if not items:
+        return Outcome.failed("no items found to measure")
+    unit = units.UNIT_NAMES[params.unit]
+    bad: list[str] = []
+    lengths: list[int] = []
+    for item in items:
+        text = item.description if params.part == "description" else item.text
+        length = units.count(text, params.unit)
+        lengths.append(length)
+        if params.max is not None and length > params.max:
+            bad.append(f"'{quote(item.name, 16)}' {length} {unit} > {params.max}")
+        if params.min is not None and length < params.min:
+            bad.append(f"'{quote(item.name, 16)}' {length} {unit} < {params.min}")
+    if bad:
+        return Outcome.failed(f"{len(bad)} of {len(items)} items out of bounds: " + "; ".join(bad[:4]), tuple(bad))
+    return Outcome.passed(f"all {len(items)} items within bounds ({min(lengths)}–{max(lengths)} {unit})")
+
+
+class ItemsPriceParams(Params):
+    max: float | None = None
+    min: float | None = None
+    missing: Literal["fail", "ignore"] = "fail"
+    """An item with no stated price fails by default, so silence is not a pass."""
+
+    @model_validator(mode="after")
+    def _bounded(self) -> ItemsPriceParams:
+        if self.max is None and self.min is None:
+            raise ValueError("give max or min")
+        return self
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+@checker("items:price", ItemsPriceParams, "every item's stated price (ranges by their upper end) is within the bound")
+def items_price(subject: Subject, params: ItemsPriceParams) -> Outcome:
+    items = subject.items.items
+    if not items:
+        return Outcome.failed("no items found to price")
+    problems: list[str] = []
+    for item in items:
+        if not item.prices:
+            if params.missing == "fail":
+                problems.append(f"'{quote(item.name, 16)}' states no price")
+            continue
+        for price in item.prices:
+            if params.max is not None and price.value > params.max:
+                problems.append(f"'{quote(item.name, 16)}' {price.text} > {_fmt(params.max)}")
+            if params.min is not None and price.value < params.min:
+                problems.append(f"'{quote(item.name, 16)}' {price.text} < {_fmt(params.min)}")
+    if problems:
+        return Outcome.failed(f"{len(problems)} price problem(s): " + "; ".join(problems[:4]), tuple(problems))
+    priced = [p.value for item in items for p in item.prices]
+    span = f" ({_fmt(min(priced))}–{_fmt(max(priced))})" if priced else ""
+    return Outcome.passed(f"all {len(items)} items priced within bounds{span}")

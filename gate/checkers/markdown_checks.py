@@ -1,0 +1,93 @@
+"""Markdown structure, read with a real parser: tables, lists, no list, plain text."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from gate.checkers.base import Params, checker, quote
+from gate.subject import Subject
+from gate.text.markdown import FORMATTING_KINDS
+from gate.verdict import Outcome
+
+
+class TableParams(Params):
+    min_rows: int = Field(1, ge=1)
+    """Data rows, header and delimiter not counted."""
+    min_cols: int = Field(2, ge=1)
+
+
+@checker("markdown:table", TableParams, "the answer contains a GFM table with a header and enough data rows")
+def markdown_table(subject: Subject, params: TableParams) -> Outcome:
+    tables = subject.markdown.tables()
+    if not tables:
+        return Outcome.failed("no Markdown table found (needs a header row and a |---| delimiter row)")
+    best = max(tables, key=lambda t: len(t.cells))
+    rows, cols = len(best.cells) - 1, len(best.cells[0])
+    detail = f"table at line {best.line}: {rows} data rows × {cols} columns; needs ≥ {params.min_rows} rows, ≥ {params.min_cols} columns"
+    return Outcome.of(rows >= params.min_rows and cols >= params.min_cols, detail)
+
+
+class ListParams(Params):
+    ordered: bool | None = None
+    """True: numbered list; False: bullets; None: either."""
+
+
+@checker("markdown:list", ListParams, "the answer's items are given as a Markdown list")
+def markdown_list(subject: Subject, params: ListParams) -> Outcome:
+    lists = subject.markdown.lists()
+    if not lists:
+        return Outcome.failed(f"no Markdown list; the items are given as {subject.items.source}")
+    if subject.items.source not in ("list",):
+        return Outcome.failed(f"the main items are a {subject.items.source} structure, not a Markdown list")
+    main = max(lists, key=lambda lst: len(lst.items))
+    if params.ordered is not None and main.ordered != params.ordered:
+        want = "numbered" if params.ordered else "bulleted"
+        return Outcome.failed(f"the list at line {main.line} is not {want}")
+    kind = "numbered" if main.ordered else "bulleted"
+    return Outcome.passed(f"{kind} list at line {main.line} with {len(main.items)} items")
+
+
+class NoListParams(Params):
+    pass
+
+
+@checker("markdown:no_list", NoListParams, "the answer uses no Markdown list (numbered lines such as 1、 count too)")
+def markdown_no_list(subject: Subject, params: NoListParams) -> Outcome:
+    lists = subject.markdown.lists()
+    if lists:
+        first = lists[0]
+        return Outcome.failed(
+            f"Markdown list at line {first.line}: '{quote(first.items[0].head)}'", (f"line {first.line}",)
+        )
+    if subject.items.source == "numbered" and len(subject.items) >= 2:
+        item = subject.items.items[0]
+        return Outcome.failed(f"numbered lines used as a list at line {item.line}: '{quote(item.text)}'")
+    return Outcome.passed("no list")
+
+
+class PlainTextParams(Params):
+    forbid: list[str] = Field(default_factory=lambda: list(FORMATTING_KINDS))
+    """Formatting kinds that are violations; default: all."""
+
+    @field_validator("forbid")
+    @classmethod
+    def _known(cls, value: list[str]) -> list[str]:
+        unknown = sorted(set(value) - set(FORMATTING_KINDS))
+        if unknown:
+            raise ValueError(f"unknown formatting kinds {unknown}; known: {FORMATTING_KINDS}")
+        return value
+
+
+@checker("markdown:plain_text", PlainTextParams, "no heading, list, emphasis, block quote, code, table, rule or link")
+def markdown_plain_text(subject: Subject, params: PlainTextParams) -> Outcome:
+    found = [f for f in subject.markdown.formatting() if f.kind in params.forbid]
+    if found:
+        shown = "; ".join(f"{f.kind} at line {f.line}: '{quote(f.snippet)}'" for f in found[:3])
+        more = f" (+{len(found) - 3} more)" if len(found) > 3 else ""
+        return Outcome.failed(f"{len(found)} formatting mark(s): {shown}{more}",
+                              tuple(f"{f.kind}@{f.line}" for f in found))
+    return Outcome.passed("plain text: no Markdown formatting")
+
+

@@ -1,0 +1,75 @@
+"""Forbidden and required terms, with the alias library, over the answer or only its items."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from gate.checkers.base import Params, checker
+from gate.errors import did_you_mean
+from gate.subject import Subject
+from gate.text import terms as term_text
+from gate.text.aliases import ALIAS_GROUPS
+from gate.verdict import Outcome
+
+Scope = Literal["answer", "items", "item_names"]
+
+
+class TermsParams(Params):
+    terms: list[str] = Field(default_factory=list)
+    """Literal terms; a ``re:`` prefix makes a regular expression."""
+    groups: list[str] = Field(default_factory=list)
+    """Alias groups from the library (sony, apple, xiaomi, gaming_laptop, …)."""
+    scope: Scope = "answer"
+    """answer: anywhere; items: the recommended items' text; item_names: only their names."""
+
+    @field_validator("groups")
+    @classmethod
+    def _known_groups(cls, value: list[str]) -> list[str]:
+        for group in value:
+            if group not in ALIAS_GROUPS:
+                raise ValueError(f"unknown alias group '{group}'{did_you_mean(group, ALIAS_GROUPS)}")
+        return value
+
+    @model_validator(mode="after")
+    def _something(self) -> TermsParams:
+        if not self.terms and not self.groups:
+            raise ValueError("give terms or groups")
+        return self
+
+
+def _texts(subject: Subject, scope: Scope) -> list[tuple[str, str]]:
+    if scope == "answer":
+        return [("answer", subject.answer)]
+    attribute = "name" if scope == "item_names" else "text"
+    return [(f"item '{item.name}'", getattr(item, attribute)) for item in subject.items.items]
+
+
+@checker("terms:forbidden", TermsParams, "none of the terms or their aliases appear (in the answer or in the items)")
+def terms_forbidden(subject: Subject, params: TermsParams) -> Outcome:
+    wanted = term_text.expand(params.terms, params.groups)
+    if params.scope != "answer" and not subject.items.items:
+        return Outcome.errored("no items found, so the items cannot be checked for forbidden terms")
+    hits = [(where, hit) for where, text in _texts(subject, params.scope) for hit in term_text.find(text, wanted)]
+    if hits:
+        shown = "; ".join(f"'{hit.matched}' ({hit.term}) in {where}" for where, hit in hits[:4])
+        return Outcome.failed(f"{len(hits)} forbidden mention(s): {shown}", tuple(hit.matched for _, hit in hits))
+    return Outcome.passed(f"none of {len(wanted)} forbidden terms in the {params.scope.replace('_', ' ')}")
+
+
+class RequiredTermsParams(TermsParams):
+    min_matches: int | None = Field(None, ge=1)
+    """How many distinct terms must appear; default: all of them (each group counts as one)."""
+
+
+@checker("terms:required", RequiredTermsParams, "the required terms (or enough of them) appear")
+def terms_required(subject: Subject, params: RequiredTermsParams) -> Outcome:
+    wanted: list[tuple[str, list[str]]] = [(t, [t]) for t in params.terms]
+    wanted += [(g, term_text.expand([], [g])) for g in params.groups]
+    texts = [text for _, text in _texts(subject, params.scope)]
+    present = [label for label, aliases in wanted if any(term_text.find(t, aliases) for t in texts)]
+    missing = [label for label, _ in wanted if label not in present]
+    need = params.min_matches or len(wanted)
+    detail = f"{len(present)} of {len(wanted)} present; {need} required" + (f"; missing {missing}" if missing else "")
+    return Outcome.of(len(present) >= need, detail, tuple(missing))

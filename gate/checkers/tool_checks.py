@@ -1,0 +1,170 @@
+"""Trajectory checks: which tools were called, in what order, with what arguments, how often."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+from typing import Any
+
+from pydantic import Field
+
+from gate.checkers.base import Params, checker
+from gate.subject import Subject
+from gate.trajectory import ToolCall
+from gate.verdict import Outcome
+
+
+def _matches(call: ToolCall, pattern: str) -> bool:
+    return fnmatch.fnmatchcase(call.name, pattern)
+
+
+def _indexed(calls: tuple[ToolCall, ...], pattern: str) -> list[int]:
+    return [index for index, call in enumerate(calls) if _matches(call, pattern)]
+
+
+def _sequence(calls: tuple[ToolCall, ...]) -> str:
+    return " → ".join(call.name for call in calls) or "no tool calls"
+
+
+class ToolsParams(Params):
+    tools: list[str] = Field(min_length=1)
+    """Tool names; shell-style wildcards allowed (maps_*)."""
+
+
+@checker("tools:required", ToolsParams, "each tool was called at least once (a call that errored still counts as called)")
+def tools_required(subject: Subject, params: ToolsParams) -> Outcome:
+    calls = subject.trajectory.tool_calls
+    missing = [tool for tool in params.tools if not _indexed(calls, tool)]
+    if missing:
+        return Outcome.failed(f"never called {missing}; calls: {_sequence(calls)}", tuple(missing))
+    return Outcome.passed(f"called {params.tools}")
+
+
+@checker("tools:forbidden", ToolsParams, "none of the tools was called — not even once, not on a retry, not if it errored")
+def tools_forbidden(subject: Subject, params: ToolsParams) -> Outcome:
+    calls = subject.trajectory.tool_calls
+    bad = [
+        f"#{index} {call.name}" + (" (errored)" if call.is_error else "")
+        for index, call in enumerate(calls)
+        if any(_matches(call, tool) for tool in params.tools)
+    ]
+    if bad:
+        return Outcome.failed(f"forbidden tool call(s): {', '.join(bad)}", tuple(bad))
+    return Outcome.passed(f"none of {params.tools} called")
+
+
+class OrderParams(Params):
+    first: str
+    then: str
+
+
+@checker("tools:order", OrderParams, "the first call of `first` comes before the first call of `then`; both must occur")
+def tools_order(subject: Subject, params: OrderParams) -> Outcome:
+    calls = subject.trajectory.tool_calls
+    first, then = _indexed(calls, params.first), _indexed(calls, params.then)
+    if not first:
+        return Outcome.failed(f"{params.first} never called; calls: {_sequence(calls)}")
+    if not then:
+        return Outcome.failed(f"{params.then} never called; calls: {_sequence(calls)}")
+    if first[0] < then[0]:
+        return Outcome.passed(f"{params.first} (#{first[0]}) before {params.then} (#{then[0]})")
+    return Outcome.failed(f"{params.then} (#{then[0]}) called before {params.first} (#{first[0]}): {_sequence(calls)}")
+
+
+class ArgsParams(Params):
+    tool: str
+    args: dict[str, Any] = Field(min_length=1)
+    """Expected values; a string ``re:…`` is a regular expression the value must match."""
+    every: bool = False
+    """True: every call of the tool must match; False: at least one."""
+
+
+def _arg_matches(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, str) and expected.startswith("re:"):
+        return actual is not None and re.search(expected[3:], str(actual)) is not None
+    return bool(expected == actual)
+
+
+@checker("tools:args", ArgsParams, "the tool was called with matching arguments (values or re: patterns)")
+def tools_args(subject: Subject, params: ArgsParams) -> Outcome:
+    calls = [(i, c) for i, c in enumerate(subject.trajectory.tool_calls) if _matches(c, params.tool)]
+    if not calls:
+        return Outcome.failed(f"{params.tool} never called")
+    def ok(call: ToolCall) -> bool:
+        return all(_arg_matches(v, call.args.get(k)) for k, v in params.args.items())
+    good = [i for i, c in calls if ok(c)]
+    bad = [f"#{i} {json.dumps(c.args, ensure_ascii=False, sort_keys=True)}" for i, c in calls if not ok(c)]
+    if params.every and bad:
+        return Outcome.failed(f"{len(bad)} call(s) of {params.tool} with other arguments: {bad[0]}", tuple(bad))
+    if not good:
+        return Outcome.failed(f"no call of {params.tool} matches {params.args}: {bad[0]}", tuple(bad))
+    return Outcome.passed(f"{params.tool} called with {params.args} (#{good[0]})")
+
+
+class MaxCallsParams(Params):
+    max: int = Field(ge=0)
+    tool: str = "*"
+
+
+@checker("tools:max_calls", MaxCallsParams, "at most N calls (of one tool, or of all tools)")
+def tools_max_calls(subject: Subject, params: MaxCallsParams) -> Outcome:
+    count = len(_indexed(subject.trajectory.tool_calls, params.tool))
+    what = "tool calls" if params.tool == "*" else f"calls of {params.tool}"
+    return Outcome.of(count <= params.max, f"{count} {what}; at most {params.max} allowed")
+
+
+@checker("tools:no_repeat", ToolsParams, "no side-effect tool is called more than once (a retried write repeats its effect)")
+def tools_no_repeat(subject: Subject, params: ToolsParams) -> Outcome:
+    calls = subject.trajectory.tool_calls
+    repeated = {
+        tool: indexes for tool in params.tools if len(indexes := _indexed(calls, tool)) > 1
+    }
+    if repeated:
+        shown = "; ".join(f"{tool} ×{len(ix)} (#{', #'.join(map(str, ix))})" for tool, ix in repeated.items())
+        return Outcome.failed(f"side-effect call(s) repeated: {shown}", tuple(repeated))
+    return Outcome.passed(f"no repeated call of {params.tools}")
+
+
+class UsesResultParams(Params):
+    tool: str
+    min_matches: int = Field(1, ge=1)
+    """How many distinct facts (numbers, names) from the result the answer must contain."""
+    fields: list[str] = Field(default_factory=list)
+    """Only values of these JSON keys count as facts; default: every string and number."""
+
+
+def _facts(result: str, fields: list[str]) -> set[str]:
+    try:
+        data: Any = json.loads(result)
+    except json.JSONDecodeError:
+        return {token for token in re.findall(r"[\u4e00-\u9fff]{2,}|\d+(?:\.\d+)?", result)}
+    found: set[str] = set()
+    def walk(value: Any, key: str | None) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, str(k))
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            if fields and key not in fields:
+                return
+            text = f"{value:g}" if isinstance(value, float) else str(value)
+            if len(text) >= 2 or isinstance(value, (int, float)):
+                found.add(text)
+    walk(data, None)
+    return found
+
+
+@checker("tools:uses_result", UsesResultParams, "the answer uses data (names, numbers) from the tool's result")
+def tools_uses_result(subject: Subject, params: UsesResultParams) -> Outcome:
+    results = [c.result for c in subject.trajectory.tool_calls if _matches(c, params.tool) and c.result and not c.is_error]
+    if not results:
+        return Outcome.failed(f"no successful {params.tool} result to use")
+    facts = set().union(*(_facts(result, params.fields) for result in results))
+    used = sorted(fact for fact in facts if fact in subject.answer)
+    detail = f"{len(used)} fact(s) from {params.tool} in the answer ({', '.join(used[:4]) or 'none'}); {params.min_matches} required"
+    return Outcome.of(len(used) >= params.min_matches, detail, tuple(used))
+
+

@@ -1,0 +1,119 @@
+"""gate.yaml (contract keys: cases, agent, baseline, out_dir), validated with places in errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from gate import yamlio
+from gate.errors import GateError
+
+DEFAULT_CONFIG = "gate.yaml"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CasesConfig(_Strict):
+    """Which cases run: a directory and the tags every selected case must carry."""
+
+    path: str = "cases"
+    tags: tuple[str, ...] = ("golden",)
+    ids: tuple[str, ...] = ()
+
+
+class AgentConfig(_Strict):
+    """How the agent is called. Only the keys of the chosen adapter are used."""
+
+    adapter: Literal["command", "http", "python", "openai", "replay"] = "command"
+    command: tuple[str, ...] = ()
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    """HTTP headers; ${ENV} is expanded at call time and values are never printed."""
+    function: str | None = None
+    """python adapter: module:function, sync or async, taking the request dict."""
+    trajectories: str | None = None
+    """replay adapter: a JSONL file of recorded trajectories."""
+    model: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    skills_dir: str = "skills"
+    temperature: float = 0.0
+    seed: int | None = None
+    max_turns: int = Field(8, ge=1)
+    concurrency: int = Field(8, ge=1, le=256)
+    timeout_s: float = Field(60.0, gt=0)
+    retries: int = Field(3, ge=0, le=10)
+    cache: str | Literal[False] = ".gate-cache"
+    identity: str | None = None
+    """Agent identity (version, prompt hash…) that keys the cache along with each request."""
+
+    @model_validator(mode="after")
+    def _adapter_settings(self) -> AgentConfig:
+        needs = {"command": "command", "http": "url", "python": "function", "replay": "trajectories", "openai": "url"}
+        key = needs[self.adapter]
+        if not getattr(self, key):
+            raise ValueError(f"adapter '{self.adapter}' needs '{key}'")
+        return self
+
+
+class Thresholds(_Strict):
+    """Policy numbers, seed defaults; ``per_dimension`` overrides by dimension key (B3/AC)."""
+
+    min_a: float = Field(0.70, ge=0, le=1)
+    min_delta: float = Field(0.0, ge=-1, le=1)
+    skill_explicit_min_b: float = Field(0.85, ge=0, le=1)
+    red_line_delta: float = Field(-0.15, ge=-1, le=0)
+    red_line_skill_explicit_b: float = Field(0.75, ge=0, le=1)
+    per_dimension: dict[str, dict[Literal["min_a", "min_delta"], float]] = Field(
+        default_factory=lambda: {"B3/AC": {"min_a": 0.60, "min_delta": -0.05}}
+    )
+
+    def min_a_for(self, dimension: str) -> float:
+        return self.per_dimension.get(dimension, {}).get("min_a", self.min_a)
+
+    def min_delta_for(self, dimension: str) -> float:
+        return self.per_dimension.get(dimension, {}).get("min_delta", self.min_delta)
+
+
+class GateConfig(_Strict):
+    """The whole gate.yaml. Relative paths are relative to the file's directory."""
+
+    cases: CasesConfig = Field(default_factory=CasesConfig)
+    agent: AgentConfig = Field(default_factory=lambda: AgentConfig(command=("python", "examples/demo_agent.py")))
+    groups: tuple[Literal["A", "B"], ...] = ("A", "B")
+    repeats: int | None = Field(None, ge=1)
+    """Override every case's repeats (e.g. 1 for a quick local run)."""
+    baseline: str = "baselines/main.json"
+    out_dir: str = "gate-results"
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    fail_on: Literal["error", "warning", "red-line"] = "error"
+    """Lowest finding level that fails the gate."""
+
+    _root: Path = Path(".")
+
+    def resolve(self, path: str) -> Path:
+        """``path`` relative to the config file's directory."""
+        p = Path(path)
+        return p if p.is_absolute() else self._root / p
+
+
+def load_config(path: str | Path | None) -> GateConfig:
+    """Read gate.yaml; a missing default file means all defaults, a missing named file is an error."""
+    chosen = Path(path or DEFAULT_CONFIG)
+    if not chosen.exists():
+        if path is None:
+            return GateConfig()
+        raise GateError("config file not found", where=str(chosen))
+    text = yamlio.read_text(chosen)
+    data: Any = yamlio.load(chosen, text) or {}
+    if not isinstance(data, dict):
+        raise GateError("gate.yaml must be a mapping (cases, agent, baseline, …)", where=str(chosen))
+    try:
+        config = GateConfig.model_validate(data)
+    except ValidationError as exc:
+        raise yamlio.validation_error(chosen, text, exc) from None
+    config.__pydantic_private__["_root"] = chosen.resolve().parent  # type: ignore[index]
+    return config

@@ -1,0 +1,26 @@
+"""Documentation generated from the checker table, so the README cannot drift from the code."""
+
+from __future__ import annotations
+
+from gate.checkers import REGISTRY
+
+
+def _params(model: type) -> str:
+    fields = getattr(model, "model_fields", {})
+    parts = []
+    for name, info in fields.items():
+        shown = info.alias or name
+        parts.append(f"`{shown}`" if info.is_required() else f"`{shown}`={info.get_default(call_default_factory=True)!r}")
+    return ", ".join(parts) or "—"
+
+
+def checker_table(*, markdown: bool = False) -> str:
+    """The checker reference: id, what it checks, parameters."""
+    rows = [(cid, c.summary, _params(c.params)) for cid, c in REGISTRY.items()]
+    if markdown:
+        lines = ["| checker | checks | parameters |", "|---|---|---|"]
+        lines += [f"| `{cid}` | {summary} | {params} |" for cid, summary, params in rows]
+        return "\n".join(lines)
+    from tabulate import tabulate
+
+    return tabulate(rows, headers=["checker", "checks", "parameters"], tablefmt="simple")

@@ -1,0 +1,30 @@
+"""The one user-facing error type: raised anywhere, turned into a message and exit code by the CLI."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+EXIT_PASSED = 0
+EXIT_FAILED = 1
+EXIT_UNUSABLE = 2
+EXIT_INTERNAL = 3
+
+
+class GateError(Exception):
+    """Unusable input: bad config, case, trajectory or baseline file, unknown checker, bad argument.
+
+    The message names the file, the place in it and what was expected.
+    """
+
+    exit_code = EXIT_UNUSABLE
+
+    def __init__(self, message: str, *, where: str | None = None) -> None:
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str:
+    """A ' — did you mean 'x'?' suffix for the closest choice, or nothing."""
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
+    return f" — did you mean '{close[0]}'?" if close else ""

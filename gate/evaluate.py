@@ -1,0 +1,69 @@
+"""Judge a trajectory against its case: every rule constraint, combinators, judge rubrics skipped."""
+
+from __future__ import annotations
+
+from gate.case import Case, Constraint
+from gate.checkers import REGISTRY
+from gate.subject import Subject
+from gate.trajectory import Trajectory
+from gate.verdict import ConstraintVerdict, Outcome, RunVerdict, Status, combine
+
+
+def _judge(constraint: Constraint, subject: Subject) -> Outcome:
+    if constraint.judge is not None:
+        return Outcome(status=Status.SKIPPED, detail="semantic: judged by rubric, not gated")
+    if constraint.check is not None:
+        params = constraint.__pydantic_private__["_parsed"] if constraint.__pydantic_private__ else None
+        checker = REGISTRY[constraint.check]
+        if params is None:  # a case built in code rather than loaded: validate now
+            params = checker.params.model_validate(constraint.params)
+        try:
+            return checker(subject, params)
+        except Exception as exc:  # noqa: BLE001 - one broken checker must not hide the others
+            return Outcome.errored(f"checker {constraint.check} could not run: {type(exc).__name__}: {exc}")
+    outcomes = [(child, _judge(child, subject)) for child in constraint.children]
+    return _combine(constraint.kind, outcomes)
+
+
+def _name(child: Constraint) -> str:
+    return child.id or child.label
+
+
+def _combine(kind: str, outcomes: list[tuple[Constraint, Outcome]]) -> Outcome:
+    statuses = [o.status for _, o in outcomes]
+    parts = "; ".join(f"{_name(c)}: {o.status} — {o.detail}" for c, o in outcomes)
+    if kind == "not":
+        inner = outcomes[0][1]
+        if inner.status in (Status.ERROR, Status.SKIPPED):
+            return inner
+        flipped = Status.FAIL if inner.status is Status.PASS else Status.PASS
+        return Outcome(status=flipped, detail=f"not ({inner.detail})")
+    if kind == "all_of":
+        return Outcome(status=combine(statuses), detail=f"all of: {parts}")
+    # any_of: one pass suffices; otherwise an undecided branch leaves it undecided.
+    if Status.PASS in statuses:
+        return Outcome(status=Status.PASS, detail=f"any of: {parts}")
+    if Status.ERROR in statuses:
+        return Outcome(status=Status.ERROR, detail=f"any of: {parts}")
+    if all(s is Status.SKIPPED for s in statuses):
+        return Outcome(status=Status.SKIPPED, detail=f"any of: {parts}")
+    return Outcome(status=Status.FAIL, detail=f"none of: {parts}")
+
+
+def evaluate(case: Case, trajectory: Trajectory) -> RunVerdict:
+    """The verdict on one run: error if the agent call failed, else from its constraints."""
+    base = {"case_id": trajectory.case_id, "group": trajectory.group, "run": trajectory.run,
+            "metadata": dict(trajectory.metadata)}
+    if trajectory.error is not None:
+        return RunVerdict(**base, status=Status.ERROR, error=trajectory.error)
+    subject = Subject(trajectory)
+    verdicts = []
+    for constraint in case.constraints:
+        if not constraint.applies_to(trajectory.group):
+            continue
+        outcome = _judge(constraint, subject)
+        verdicts.append(ConstraintVerdict(
+            id=constraint.id or constraint.label, check=constraint.label, status=outcome.status,
+            detail=outcome.detail, evidence=outcome.evidence,
+        ))
+    return RunVerdict(**base, status=combine([v.status for v in verdicts]), constraints=tuple(verdicts))

@@ -1,0 +1,109 @@
+"""Load and validate the case set: schema, checker names, checker parameters, unique ids."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from gate import yamlio
+from gate.case import Case, Constraint
+from gate.checkers import REGISTRY
+from gate.errors import GateError, did_you_mean
+
+
+@dataclass(frozen=True)
+class CaseSet:
+    """The loaded cases by id, in id order, with the digest of the files they came from."""
+
+    cases: dict[str, Case]
+    digest: str
+    root: Path
+
+    def select(self, tags: Sequence[str] = (), ids: Sequence[str] = ()) -> list[Case]:
+        """Cases carrying every tag in ``tags`` (and, if given, with an id in ``ids``), by id."""
+        chosen = [
+            case for case in self.cases.values()
+            if all(tag in case.tags for tag in tags) and (not ids or case.id in ids)
+        ]
+        return sorted(chosen, key=lambda c: c.id)
+
+
+def _check_constraint(constraint: Constraint, path: Path, text: str, loc: list[int | str]) -> None:
+    if constraint.check is not None:
+        checker = REGISTRY.get(constraint.check)
+        if checker is None:
+            line = yamlio.line_of(text, [*loc, "check"])
+            raise GateError(
+                f"{yamlio.dotted([*loc, 'check'])}: unknown checker '{constraint.check}'"
+                f"{did_you_mean(constraint.check, REGISTRY)}",
+                where=f"{path}:{line}" if line else str(path),
+            )
+        try:
+            parsed = checker.params.model_validate(constraint.params)
+        except ValidationError as exc:
+            raise yamlio.validation_error(path, text, exc, [*loc, "params"]) from None
+        constraint.__pydantic_private__["_parsed"] = parsed  # type: ignore[index]  # parsed once, before anything runs
+    key = {"all_of": "all_of", "any_of": "any_of", "not": "not"}.get(constraint.kind)
+    for index, child in enumerate(constraint.children):
+        child_loc: list[int | str] = [*loc, key, index] if key != "not" else [*loc, "not"]
+        _check_constraint(child, path, text, child_loc)
+
+
+def load_case(path: Path) -> Case:
+    """Read one case file, validating its schema and every checker's parameters."""
+    text = yamlio.read_text(path)
+    data = yamlio.load(path, text)
+    if not isinstance(data, dict):
+        raise GateError("a case file must be a YAML mapping (id, suite, dimension, …)", where=str(path))
+    try:
+        case = Case.model_validate(data)
+    except ValidationError as exc:
+        raise yamlio.validation_error(path, text, exc) from None
+    if path.stem != case.id:
+        raise GateError(f"id '{case.id}' must match the file name '{path.stem}'", where=f"{path}:{yamlio.line_of(text, ['id'])}")
+    for index, constraint in enumerate(case.constraints):
+        _check_constraint(constraint, path, text, ["constraints", index])
+    case.__pydantic_private__["_path"] = str(path)  # type: ignore[index]
+    return case
+
+
+def case_files(root: Path) -> list[Path]:
+    """Every *.yaml / *.yml under ``root``, in a stable order."""
+    if not root.exists():
+        raise GateError("case directory not found", where=str(root))
+    if root.is_file():
+        return [root]
+    return sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def digest_files(paths: Iterable[Path], root: Path) -> str:
+    """sha256 over the relative paths and bytes of the case files: a baseline's freshness key."""
+    hasher = hashlib.sha256()
+    for path in sorted(paths, key=lambda p: p.relative_to(root).as_posix() if p != root else p.name):
+        rel = path.relative_to(root).as_posix() if path != root else path.name
+        hasher.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    return f"sha256:{hasher.hexdigest()}"
+
+
+def load_cases(root: str | Path) -> CaseSet:
+    """Load every case under ``root``; duplicate ids and aggregates of unknown cases are errors."""
+    root = Path(root)
+    files = case_files(root)
+    if not files:
+        raise GateError("no case files (*.yaml) found", where=str(root))
+    cases: dict[str, Case] = {}
+    for path in files:
+        case = load_case(path)
+        if case.id in cases:
+            raise GateError(f"duplicate case id '{case.id}' (also in {cases[case.id].path})", where=str(path))
+        cases[case.id] = case
+    for case in cases.values():
+        for other in case.aggregate:
+            if other not in cases:
+                raise GateError(f"aggregate: unknown case '{other}'{did_you_mean(other, cases)}", where=case.path)
+    ordered = dict(sorted(cases.items()))
+    return CaseSet(ordered, digest_files(files, root), root)

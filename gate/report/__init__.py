@@ -1,0 +1,1 @@
+"""Renderers: the terminal table, results.json, JUnit XML and the PR comment."""

@@ -1,0 +1,30 @@
+"""The terminal verdict table (tabulate)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gate.results import sort_verdicts
+from gate.verdict import RunVerdict, Status
+
+
+def _why(verdict: RunVerdict, width: int = 90) -> str:
+    if verdict.error:
+        text = f"agent error: {verdict.error}"
+    else:
+        failing = verdict.failing()
+        text = "; ".join(f"{c.id}: {c.detail}" for c in failing)
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def verdict_table(verdicts: Iterable[RunVerdict]) -> str:
+    """One row per run: case, group, run, status, rule constraints passed, why it failed."""
+    from tabulate import tabulate
+
+    rows = []
+    for v in sort_verdicts(verdicts):
+        judged = [c for c in v.constraints if c.status is not Status.SKIPPED]
+        passed = sum(c.status is Status.PASS for c in judged)
+        rows.append([v.case_id, v.group, v.run, v.status.value.upper(), f"{passed}/{len(judged)}", _why(v)])
+    return tabulate(rows, headers=["case", "group", "run", "status", "rules", "why"], tablefmt="simple")

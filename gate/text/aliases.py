@@ -1,0 +1,42 @@
+"""The alias library: a brand or category under all the names an answer may use.
+
+Each group lists plain aliases (matched case- and width-insensitively; Latin ones on word
+boundaries) and ``re:`` patterns for model lines. Chinese aliases are chosen long enough not to
+hit unrelated words (钟表 not 钟, which is in 分钟).
+"""
+
+from __future__ import annotations
+
+ALIAS_GROUPS: dict[str, tuple[str, ...]] = {
+    "alienware": ("外星人", "Alienware"),
+    "android": ("安卓", "Android"),
+    "apple": (
+        "苹果", "Apple", "MacBook", "iMac", "Mac mini", "Mac Studio", "Mac Pro", "AirPods",
+        "iPhone", "iPad", "re:\\bMac\\b",
+    ),
+    "beijing": ("北京", "Beijing", "帝都", "Peking"),
+    "bose": ("Bose",),
+    "gaming_laptop": (
+        "游戏本", "电竞本", "gaming laptop", "ROG", "玩家国度", "败家之眼", "外星人", "Alienware",
+        "拯救者", "Legion", "暗影精灵", "OMEN", "光影精灵", "Victus", "雷神", "机械革命", "枪神",
+        "魔霸", "天选", "TUF", "飞行堡垒", "掠夺者", "Predator", "暗影骑士", "Nitro", "战神",
+        "神舟战神", "灵刃", "Razer Blade", "雷蛇", "微星泰坦", "Titan GT", "Raider", "火影",
+        "七彩虹将星", "MSI Katana", "Katana GF", "Strix", "Scar", "幻16", "幻14", "Zephyrus",
+    ),
+    "honor": ("荣耀", "Honor"),
+    "hotpot": ("火锅", "hot pot", "hotpot"),
+    "huawei": ("华为", "Huawei", "HUAWEI"),
+    "oppo": ("OPPO", "一加", "OnePlus", "realme", "真我"),
+    "samsung": ("三星", "Samsung", "Galaxy"),
+    "shanghai": ("上海", "Shanghai", "魔都"),
+    "sony": (
+        "索尼", "Sony", "re:WH-?1000X?M\\d*", "re:WF-?1000X?M\\d*", "re:\\b1000XM\\d\\b",
+        "LinkBuds", "ULT WEAR", "INZONE", "re:\\bXM[3-6]\\b",
+    ),
+    "taboo_gift": (
+        "钟表", "挂钟", "座钟", "台钟", "闹钟", "送钟", "手表", "腕表", "怀表", "智能手表", "鞋",
+        "雨伞", "遮阳伞", "折叠伞", "伞", "梨", "剪刀", "菊花",
+    ),
+    "vivo": ("vivo", "iQOO"),
+    "xiaomi": ("小米", "Xiaomi", "Redmi", "红米", "POCO", "re:\\bMi\\s?\\d{1,2}\\b", "米家"),
+}

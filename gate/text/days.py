@@ -1,0 +1,31 @@
+"""Day markers in an itinerary: 第一天 / 第 1 天 / Day 1 / D1 / 首日 / 第1-2天."""
+
+from __future__ import annotations
+
+import re
+
+from gate.text.numerals import to_int
+
+_NUM = r"[0-9一二两三四五六七八九十]{1,3}"
+_DAY_RE = re.compile(
+    rf"第\s*(?P<a>{_NUM})\s*(?:[-~～至到、]\s*(?:第\s*)?(?P<b>{_NUM})\s*)?[天日]"
+    rf"|(?<![A-Za-z])(?:Day|DAY|day)\s*(?P<c>\d{{1,2}})(?:\s*[-~–]\s*(?P<d>\d{{1,2}}))?(?!\d)"
+    rf"|(?<![A-Za-z0-9])D(?P<e>\d{{1,2}})(?![0-9A-Za-z])"
+    rf"|(?P<first>首日)"
+)
+
+
+def days_mentioned(text: str) -> set[int]:
+    """Day numbers the text marks, ranges expanded (第1-2天 → 1, 2)."""
+    days: set[int] = set()
+    for match in _DAY_RE.finditer(text):
+        if match.group("first"):
+            days.add(1)
+            continue
+        start = to_int(match.group("a") or match.group("c") or match.group("e") or "")
+        end_token = match.group("b") or match.group("d")
+        end = to_int(end_token) if end_token else start
+        if start is None or end is None or end < start or end - start > 30:
+            continue
+        days.update(range(start, end + 1))
+    return days

@@ -1,0 +1,250 @@
+"""Markdown structure read with a real CommonMark + GFM-table parser (markdown-it-py).
+
+A hyphen in "2025-05-10" or "3-5 天" is text to the parser, not a list; that is why no regex is
+used here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.tree import SyntaxTreeNode
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+# Formatting kinds reported by plain-text checks, keyed by syntax-tree node type.
+FORMATTING_NODES: dict[str, str] = {
+    "heading": "heading",
+    "bullet_list": "list",
+    "ordered_list": "list",
+    "strong": "emphasis",
+    "em": "emphasis",
+    "s": "emphasis",
+    "blockquote": "block quote",
+    "code_inline": "code",
+    "fence": "code",
+    "code_block": "code",
+    "table": "table",
+    "hr": "rule",
+    "link": "link",
+    "image": "link",
+    "html_block": "html",
+}
+FORMATTING_KINDS = sorted(set(FORMATTING_NODES.values()))
+
+# '**' or '__' pairs the parser left as text (CJK punctuation often defeats CommonMark's
+# flanking rules), still formatting marks to a reader.
+_LITERAL_STRONG_RE = re.compile(r"(\*\*|__)\S.*?\S?\1")
+
+
+@dataclass(frozen=True)
+class Formatting:
+    """One formatting construct: its kind, the 1-based line, and a snippet."""
+
+    kind: str
+    line: int
+    snippet: str
+
+
+@dataclass
+class ListBlock:
+    """A top-level Markdown list: each item's full text (nested sub-points included)."""
+
+    ordered: bool
+    start: int
+    line: int
+    end_line: int
+    items: list[Block] = field(default_factory=list)
+
+
+@dataclass
+class Block:
+    """A piece of the document with its plain text, its lines and, for a table, its cells."""
+
+    kind: str  # paragraph, heading, list, list_item, table, quote, code, rule, html
+    text: str
+    line: int
+    end_line: int
+    level: int = 0
+    head: str = ""  # first line / paragraph of a list item, heading text
+    cells: list[list[str]] = field(default_factory=list)  # table: header row first
+    info: str = ""  # code fence info string
+    node: SyntaxTreeNode | None = None
+
+
+def plain_text(node: SyntaxTreeNode) -> str:
+    """The text a reader sees in ``node``, markup removed; breaks become newlines."""
+    if node.type in ("text", "code_inline", "html_inline"):
+        return node.content
+    if node.type in ("softbreak", "hardbreak"):
+        return "\n"
+    if node.type in ("fence", "code_block", "html_block"):
+        return node.content
+    if node.type == "image":
+        return "".join(plain_text(child) for child in node.children) or node.content
+    parts = [plain_text(child) for child in node.children]
+    if node.type == "inline" or not node.children:
+        return "".join(parts)
+    if node.type == "tr":
+        return " | ".join(parts)
+    joined = "\n".join(part for part in parts if part)
+    return joined
+
+
+def _lines(node: SyntaxTreeNode) -> tuple[int, int]:
+    if node.map:
+        return node.map[0] + 1, node.map[1]
+    return 0, 0
+
+
+def _table_cells(node: SyntaxTreeNode) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for section in node.children:  # thead, tbody
+        for row in section.children:
+            rows.append([plain_text(cell).strip() for cell in row.children])
+    return rows
+
+
+class MarkdownDoc:
+    """A parsed answer: top-level blocks, lists, tables and every formatting construct."""
+
+    def __init__(self, text: str) -> None:
+        from markdown_it.tree import SyntaxTreeNode
+
+        self.text = text
+        self.root = SyntaxTreeNode(_parser().parse(text))
+        self.blocks: list[Block] = [self._block(node) for node in self.root.children]
+
+    def _block(self, node: SyntaxTreeNode) -> Block:
+        start, end = _lines(node)
+        kind = {
+            "bullet_list": "list",
+            "ordered_list": "list",
+            "blockquote": "quote",
+            "fence": "code",
+            "code_block": "code",
+            "hr": "rule",
+            "html_block": "html",
+        }.get(node.type, node.type)
+        block = Block(kind=kind, text=plain_text(node).strip(), line=start, end_line=end, node=node)
+        if node.type == "heading":
+            block.level = int(node.tag[1:])
+            block.head = block.text
+        elif node.type == "table":
+            block.cells = _table_cells(node)
+        elif node.type in ("fence", "code_block"):
+            block.info = (node.info or "").strip().lower()
+        return block
+
+    def lists(self) -> list[ListBlock]:
+        """Top-level lists; an ordered list broken by prose but numbered on is merged back."""
+        merged: list[ListBlock] = []
+        for block in self.blocks:
+            if block.kind != "list" or block.node is None:
+                continue
+            node = block.node
+            ordered = node.type == "ordered_list"
+            start = int(node.attrs.get("start", 1)) if ordered else 1
+            items = [self._list_item(child) for child in node.children]
+            previous = merged[-1] if merged else None
+            if (
+                ordered
+                and previous is not None
+                and previous.ordered
+                and start == previous.start + len(previous.items)
+                and start > 1
+            ):
+                previous.items.extend(items)
+                previous.end_line = block.end_line
+                continue
+            merged.append(ListBlock(ordered, start, block.line, block.end_line, items))
+        return merged
+
+    def _list_item(self, node: SyntaxTreeNode) -> Block:
+        start, end = _lines(node)
+        head = plain_text(node.children[0]).strip() if node.children else ""
+        first = node.children[0] if node.children else None
+        return Block(
+            kind="list_item",
+            text=plain_text(node).strip(),
+            line=start,
+            end_line=end,
+            head=head,
+            node=first,
+        )
+
+    def tables(self) -> list[Block]:
+        """Tables anywhere in the document, header row first in ``cells``."""
+        return [block for block in self._walk_blocks() if block.kind == "table"]
+
+    def _walk_blocks(self) -> list[Block]:
+        found: list[Block] = []
+        stack = list(self.root.children)
+        while stack:
+            node = stack.pop(0)
+            if node.type == "table":
+                found.append(self._block(node))
+            elif node.type not in ("inline",):
+                stack[0:0] = list(node.children)
+        return found
+
+    def formatting(self) -> list[Formatting]:
+        """Every formatting construct, in document order (plus literal '**' left as text)."""
+        found: list[Formatting] = []
+        for child in self.root.children:
+            self._collect(child, found, 0)
+        for number, line in enumerate(self.text.splitlines(), start=1):
+            match = _LITERAL_STRONG_RE.search(line)
+            if match and not any(f.line == number and f.kind == "emphasis" for f in found):
+                found.append(Formatting("emphasis", number, match.group(0)[:40]))
+        found.sort(key=lambda f: (f.line, f.kind))
+        return found
+
+    def _collect(self, node: SyntaxTreeNode, found: list[Formatting], line: int) -> None:
+        if node.type == "inline":
+            self._collect_inline(node, found, line)
+            return
+        if node.map:
+            line = node.map[0] + 1
+        kind = FORMATTING_NODES.get(node.type)
+        if kind is not None:
+            found.append(Formatting(kind, line, _snippet(self.text, line)))
+            if kind in ("code", "table"):  # their insides are content, not more formatting
+                return
+        for child in node.children:
+            self._collect(child, found, line)
+
+    def _collect_inline(self, node: SyntaxTreeNode, found: list[Formatting], line: int) -> None:
+        # Inline nodes carry no line map: count the breaks before each construct instead.
+        for child in node.children:
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+                continue
+            kind = FORMATTING_NODES.get(child.type)
+            if kind is not None:
+                found.append(Formatting(kind, line, _snippet(self.text, line)))
+            elif child.children:
+                self._collect_inline(child, found, line)
+
+
+def _snippet(text: str, line: int) -> str:
+    lines = text.splitlines()
+    if 1 <= line <= len(lines):
+        return lines[line - 1].strip()[:40]
+    return ""
+
+
+def parse(text: str) -> MarkdownDoc:
+    """Parse ``text`` as CommonMark with GFM tables."""
+    return MarkdownDoc(text)

@@ -1,0 +1,64 @@
+"""Term matching: case-insensitive, full-/half-width folded, with the alias library."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from gate.text.aliases import ALIAS_GROUPS
+
+_ZERO_WIDTH_RE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
+
+
+def fold(text: str) -> str:
+    """NFKC (full-width → half-width), casefold, zero-width characters removed."""
+    return _ZERO_WIDTH_RE.sub("", unicodedata.normalize("NFKC", text)).casefold()
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A term found in a text: the term as configured and the text it matched."""
+
+    term: str
+    matched: str
+    start: int
+
+
+@lru_cache(maxsize=4096)
+def _pattern(term: str) -> re.Pattern[str]:
+    if term.startswith("re:"):
+        return re.compile(fold(term[3:]))
+    folded = re.escape(fold(term)).replace(r"\ ", r"[\s\-_]*")
+    # Latin terms match whole words only, so ROG is not found in "progress".
+    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", fold(term)) else ""
+    right = r"(?![a-z])" if re.search(r"[a-z0-9]$", fold(term)) else ""
+    return re.compile(left + folded + right)
+
+
+def expand(terms: list[str] | tuple[str, ...], groups: list[str] | tuple[str, ...]) -> list[str]:
+    """The plain terms plus every alias of the named groups, without repeats, in order."""
+    seen: dict[str, None] = {}
+    for term in [*terms, *(alias for group in groups for alias in ALIAS_GROUPS[group])]:
+        seen.setdefault(term, None)
+    return list(seen)
+
+
+def find(text: str, terms: list[str]) -> list[Hit]:
+    """Every occurrence of any term in ``text``, in text order."""
+    folded = fold(text)
+    hits = [
+        Hit(term, match.group(0), match.start())
+        for term in terms
+        for match in _pattern(term).finditer(folded)
+    ]
+    # Overlapping hits (外星人 in two groups) are reported once, at the longest match.
+    hits.sort(key=lambda hit: (hit.start, -len(hit.matched)))
+    unique: list[Hit] = []
+    end = -1
+    for hit in hits:
+        if hit.start >= end:
+            unique.append(hit)
+            end = hit.start + len(hit.matched)
+    return unique

@@ -1,0 +1,88 @@
+"""Verdicts: what a checker says of one constraint, and what a case run comes to."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Status(str, Enum):
+    """A verdict. ``error``: could not decide (agent call failed, checker could not run)."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    SKIPPED = "skipped"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Outcome(BaseModel):
+    """What a checker returns: a status, one actionable line, and optional evidence."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: Status
+    detail: str
+    evidence: tuple[str, ...] = ()
+
+    @classmethod
+    def passed(cls, detail: str, evidence: tuple[str, ...] = ()) -> Outcome:
+        return cls(status=Status.PASS, detail=detail, evidence=evidence)
+
+    @classmethod
+    def failed(cls, detail: str, evidence: tuple[str, ...] = ()) -> Outcome:
+        return cls(status=Status.FAIL, detail=detail, evidence=evidence)
+
+    @classmethod
+    def errored(cls, detail: str) -> Outcome:
+        return cls(status=Status.ERROR, detail=detail)
+
+    @classmethod
+    def of(cls, ok: bool, detail: str, evidence: tuple[str, ...] = ()) -> Outcome:
+        return cls(status=Status.PASS if ok else Status.FAIL, detail=detail, evidence=evidence)
+
+
+class ConstraintVerdict(BaseModel):
+    """The verdict on one constraint of one case run."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    check: str
+    status: Status
+    detail: str
+    evidence: tuple[str, ...] = ()
+
+
+class RunVerdict(BaseModel):
+    """The verdict on one (case, group, run): pass when every judged rule constraint passes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    case_id: str
+    group: str
+    run: int
+    status: Status
+    constraints: tuple[ConstraintVerdict, ...] = ()
+    error: str | None = None
+    metadata: dict[str, object] = Field(default_factory=dict)
+
+    def failing(self) -> list[ConstraintVerdict]:
+        """Constraints that failed or could not be decided."""
+        return [c for c in self.constraints if c.status in (Status.FAIL, Status.ERROR)]
+
+
+def combine(statuses: list[Status]) -> Status:
+    """A case run's status from its rule constraints' statuses (judge-only → skipped)."""
+    judged = [s for s in statuses if s is not Status.SKIPPED]
+    if not judged:
+        return Status.SKIPPED
+    # A decided failure outranks an undecided constraint: the run cannot pass either way.
+    if Status.FAIL in judged:
+        return Status.FAIL
+    if Status.ERROR in judged:
+        return Status.ERROR
+    return Status.PASS
