@@ -18,7 +18,7 @@ class _Strict(BaseModel):
 
 
 class CasesConfig(_Strict):
-    """Which cases run: a directory and the tags every selected case must carry."""
+    """Which cases run: a directory, and tags of which a selected case carries at least one."""
 
     path: str = "cases"
     tags: tuple[str, ...] = ("golden",)
@@ -59,6 +59,13 @@ class AgentConfig(_Strict):
         return self
 
 
+DimensionLine = Literal["min_a", "min_delta"]
+
+
+def _seed_dimension_lines() -> dict[str, dict[DimensionLine, float]]:
+    return {"B3/AC": {"min_a": 0.60, "min_delta": -0.05}}  # the seed's AC lines
+
+
 class Thresholds(_Strict):
     """Policy numbers, seed defaults; ``per_dimension`` overrides by dimension key (B3/AC)."""
 
@@ -67,9 +74,7 @@ class Thresholds(_Strict):
     skill_explicit_min_b: float = Field(0.85, ge=0, le=1)
     red_line_delta: float = Field(-0.15, ge=-1, le=0)
     red_line_skill_explicit_b: float = Field(0.75, ge=0, le=1)
-    per_dimension: dict[str, dict[Literal["min_a", "min_delta"], float]] = Field(
-        default_factory=lambda: {"B3/AC": {"min_a": 0.60, "min_delta": -0.05}}
-    )
+    per_dimension: dict[str, dict[DimensionLine, float]] = Field(default_factory=_seed_dimension_lines)
 
     def min_a_for(self, dimension: str) -> float:
         return self.per_dimension.get(dimension, {}).get("min_a", self.min_a)

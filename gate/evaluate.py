@@ -19,7 +19,7 @@ def _judge(constraint: Constraint, subject: Subject) -> Outcome:
             params = checker.params.model_validate(constraint.params)
         try:
             return checker(subject, params)
-        except Exception as exc:  # noqa: BLE001 - one broken checker must not hide the others
+        except Exception as exc:
             return Outcome.errored(f"checker {constraint.check} could not run: {type(exc).__name__}: {exc}")
     outcomes = [(child, _judge(child, subject)) for child in constraint.children]
     return _combine(constraint.kind, outcomes)

@@ -24,10 +24,10 @@ class CaseSet:
     root: Path
 
     def select(self, tags: Sequence[str] = (), ids: Sequence[str] = ()) -> list[Case]:
-        """Cases carrying every tag in ``tags`` (and, if given, with an id in ``ids``), by id."""
+        """Cases carrying any tag in ``tags`` (all cases if none given), restricted to ``ids``, by id."""
         chosen = [
             case for case in self.cases.values()
-            if all(tag in case.tags for tag in tags) and (not ids or case.id in ids)
+            if (not tags or any(tag in case.tags for tag in tags)) and (not ids or case.id in ids)
         ]
         return sorted(chosen, key=lambda c: c.id)
 
@@ -49,7 +49,7 @@ def _check_constraint(constraint: Constraint, path: Path, text: str, loc: list[i
         constraint.__pydantic_private__["_parsed"] = parsed  # type: ignore[index]  # parsed once, before anything runs
     key = {"all_of": "all_of", "any_of": "any_of", "not": "not"}.get(constraint.kind)
     for index, child in enumerate(constraint.children):
-        child_loc: list[int | str] = [*loc, key, index] if key != "not" else [*loc, "not"]
+        child_loc: list[int | str] = [*loc, str(key), index] if key != "not" else [*loc, "not"]
         _check_constraint(child, path, text, child_loc)
 
 

@@ -29,7 +29,7 @@ def check_examples(case: Case) -> list[Problem]:
     if case.examples is None:
         return []
     problems: list[str] = []
-    rule_ids = {c.id for c in case.constraints if c.is_rule}
+    rule_ids = {c.id for c in case.constraints if c.is_rule and c.id is not None}
     for index, example in enumerate(case.examples.pass_):
         verdict = evaluate(case, _trajectory(case, example))
         for c in verdict.constraints:

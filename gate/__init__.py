@@ -1,0 +1,44 @@
+"""agent-gate: a CI regression gate for LLM agent instruction following.
+
+The public API: load cases, judge trajectories, compute metrics. Submodules load lazily so the
+`gate` command starts fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "Case": "gate.case",
+    "CaseSet": "gate.loader",
+    "GateError": "gate.errors",
+    "RunVerdict": "gate.verdict",
+    "Status": "gate.verdict",
+    "ToolCall": "gate.trajectory",
+    "Trajectory": "gate.trajectory",
+    "evaluate": "gate.evaluate",
+    "load_cases": "gate.loader",
+    "REGISTRY": "gate.checkers",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:
+    from gate.case import Case
+    from gate.checkers import REGISTRY
+    from gate.errors import GateError
+    from gate.evaluate import evaluate
+    from gate.loader import CaseSet, load_cases
+    from gate.trajectory import ToolCall, Trajectory
+    from gate.verdict import RunVerdict, Status
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gate' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,142 @@
+"""`gate check`: run the agent on the selected cases, judge, compare, enforce, report."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gate import baseline as baseline_mod
+from gate import metrics as metrics_mod
+from gate import policy
+from gate.case import Case
+from gate.config import GateConfig
+from gate.errors import EXIT_FAILED, EXIT_PASSED
+from gate.evaluate import evaluate
+from gate.loader import CaseSet, load_cases
+from gate.report.model import GateReport
+from gate.shard import select_shard
+from gate.trajectory import Trajectory
+from gate.verdict import RunVerdict
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    """What `gate check` was asked to do, after the CLI options met gate.yaml."""
+
+    config: GateConfig
+    baseline: Path
+    out_dir: Path
+    shard: tuple[int, int] | None = None
+    fail_on: str = "error"
+    progress: bool | None = None
+
+
+def select_cases(config: GateConfig, case_set: CaseSet, shard: tuple[int, int] | None) -> list[Case]:
+    """Cases with the configured tags/ids, restricted to one shard when sharding."""
+    chosen = case_set.select(config.cases.tags, config.cases.ids)
+    if shard is not None:
+        keep = set(select_shard([c.id for c in chosen], shard))
+        chosen = [c for c in chosen if c.id in keep]
+    return chosen
+
+
+def identity(config: GateConfig) -> dict[str, Any]:
+    """What the baseline and a merge must agree on: agent identity and policy-relevant settings."""
+    agent = config.agent
+    described = {
+        "adapter": agent.adapter,
+        "target": list(agent.command) or agent.url or agent.function or agent.trajectories,
+        "identity": agent.identity,
+    }
+    settings = {"tags": list(config.cases.tags), "ids": list(config.cases.ids), "groups": list(config.groups),
+                "repeats": config.repeats, "thresholds": config.thresholds.model_dump(mode="json")}
+    fingerprint = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
+    return {"agent": described, "config": f"sha256:{fingerprint}"}
+
+
+def judge(cases: dict[str, Case], trajectories: list[Trajectory]) -> list[RunVerdict]:
+    return [evaluate(cases[t.case_id], t) for t in trajectories]
+
+
+def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory]) -> dict[str, Any] | None:
+    from gate.consistency import compute_all
+
+    report = compute_all(cases, trajectories)
+    data = report.as_json()
+    return data if data.get("cases") else None
+
+
+def build_report(settings: CheckSettings, case_set: CaseSet, selected: list[Case],
+                 trajectories: list[Trajectory], *, interrupted: bool = False) -> GateReport:
+    """Judge trajectories and apply the policy: the whole gate short of running the agent."""
+    config = settings.config
+    verdicts = judge(case_set.cases, trajectories)
+    computed = metrics_mod.compute(case_set.cases, verdicts)
+    base = baseline_mod.load(settings.baseline)
+    comparison = baseline_mod.compare(base, computed, case_set.digest)
+    findings: list[policy.Finding] = []
+    partial = settings.shard is not None
+    if partial:
+        findings.append(policy.Finding(level=policy.Level.INFO, rule="shard",
+                                       message="thresholds are enforced on the merged result (`gate merge`)"))
+    else:
+        findings += policy.threshold_findings(computed, config.thresholds)
+    findings += baseline_mod.findings(comparison, computed, dimensions=not partial)
+    consistency = consistency_json(case_set.cases, trajectories)
+    if consistency and not partial:
+        from gate.consistency_policy import consistency_findings
+
+        findings += consistency_findings(consistency)
+    if interrupted:
+        findings.append(policy.Finding(level=policy.Level.ERROR, rule="interrupted",
+                                       message="the run was interrupted: results are partial"))
+    findings = policy.sort_findings(findings)
+    passed = policy.gate_passed(findings, settings.fail_on)
+    return GateReport(
+        cases=case_set.cases, digest=case_set.digest, verdicts=verdicts, metrics=computed,
+        comparison=comparison, findings=findings, passed=passed, fail_on=settings.fail_on,
+        consistency=consistency, identity=identity(config), shard=settings.shard, interrupted=interrupted,
+    )
+
+
+def write_reports(report: GateReport, out_dir: Path) -> dict[str, Path]:
+    """results.json, junit.xml and comment.md in ``out_dir`` (atomically) + the step summary."""
+    from gate.atomic import write_json, write_text
+    from gate.report import comment, junit
+
+    paths = {
+        "results": write_json(out_dir / "results.json", report.document()),
+        "junit": write_text(out_dir / "junit.xml", junit.render(report)),
+        "comment": write_text(out_dir / "comment.md", comment.render(report)),
+    }
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write(comment.render(report, with_marker=False))
+    return paths
+
+
+def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
+    """Run the agent, judge, enforce and write the reports; returns the report and its files."""
+    from gate.jobs import plan
+    from gate.runner import run_jobs
+
+    config = settings.config
+    case_set = load_cases(config.resolve(config.cases.path))
+    selected = select_cases(config, case_set, settings.shard)
+    jobs = plan(selected, config.groups, config.repeats)
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), progress=settings.progress)
+    report = build_report(settings, case_set, selected, outcome.trajectories, interrupted=outcome.interrupted)
+    paths = write_reports(report, settings.out_dir)
+    from gate.records import write_trajectories
+
+    write_trajectories(settings.out_dir / "trajectories.jsonl", outcome.trajectories)
+    return report, paths
+
+
+def exit_code(report: GateReport) -> int:
+    return EXIT_PASSED if report.passed else EXIT_FAILED

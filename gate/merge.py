@@ -1,0 +1,85 @@
+"""`gate merge`: combine the shards of a matrix run into one result set and one report.
+
+Each shard's directory holds results.json and trajectories.jsonl. The merged verdicts are judged
+again from the trajectories with the same code as an unsharded run, so merging four shards gives
+exactly what one run would have given.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from gate.check import CheckSettings, build_report, identity, write_reports
+from gate.errors import GateError
+from gate.loader import load_cases
+from gate.records import read_trajectories, write_trajectories
+from gate.report.model import GateReport
+from gate.results import SCHEMA
+from gate.trajectory import Trajectory
+
+
+def read_results(path: Path) -> dict[str, Any]:
+    """A results.json document; anything else is a GateError naming the file."""
+    if not path.exists():
+        raise GateError("results file not found", where=str(path))
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise GateError(f"not a results.json: {exc}", where=str(path)) from None
+    if not isinstance(document, dict) or document.get("schema") != SCHEMA:
+        raise GateError(f"not a results.json: schema must be '{SCHEMA}'", where=str(path))
+    return document
+
+
+def _shard(document: dict[str, Any], path: Path) -> tuple[int, int]:
+    shard = document.get("shard")
+    if not isinstance(shard, dict) or not isinstance(shard.get("k"), int) or not isinstance(shard.get("n"), int):
+        raise GateError("not a shard's results (no shard K/N recorded); run `gate check --shard K/N`", where=str(path))
+    return shard["k"], shard["n"]
+
+
+def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
+    """Validate that the shards belong together and are complete, then judge and report them."""
+    documents = [(path, read_results(path)) for path in files]
+    shards = {path: _shard(doc, path) for path, doc in documents}
+    totals = {n for _, n in shards.values()}
+    if len(totals) != 1:
+        raise GateError(f"shards of different splits cannot be merged: N = {sorted(totals)}")
+    total = totals.pop()
+    seen: dict[int, Path] = {}
+    for path, (k, _) in shards.items():
+        if k in seen:
+            raise GateError(f"shard {k}/{total} given twice ({seen[k]} and {path})")
+        seen[k] = path
+    missing = sorted(set(range(1, total + 1)) - set(seen))
+    if missing:
+        raise GateError(f"missing shard(s) {missing} of {total}: a missing shard is never a pass")
+    digests = {doc.get("cases_digest") for _, doc in documents}
+    if len(digests) != 1:
+        raise GateError("the shards ran on different case sets (cases_digest differs)")
+    configs = {json.dumps(doc.get("identity"), sort_keys=True) for _, doc in documents}
+    if len(configs) != 1:
+        raise GateError("the shards ran with different agents or configs (identity differs)")
+    config = settings.config
+    case_set = load_cases(config.resolve(config.cases.path))
+    if case_set.digest != digests.pop():
+        raise GateError("the case files changed since the shards ran (cases_digest differs from cases/)")
+    if json.dumps(identity(config), sort_keys=True) != configs.pop():
+        raise GateError("gate.yaml differs from the one the shards ran with (identity differs)")
+    trajectories: list[Trajectory] = []
+    for path, document in documents:
+        records = read_trajectories(path.parent / "trajectories.jsonl", case_set.cases)
+        expected = {(r["case_id"], r["group"], r["run"]) for r in document.get("results", [])}
+        if {(t.case_id, t.group, t.run) for t in records} != expected:
+            raise GateError("trajectories.jsonl does not match results.json beside it", where=str(path.parent))
+        trajectories += records
+    interrupted = any(doc.get("interrupted") for _, doc in documents)
+    selected = [case_set.cases[cid] for cid in sorted({t.case_id for t in trajectories})]
+    merged = CheckSettings(config=config, baseline=settings.baseline, out_dir=settings.out_dir,
+                           fail_on=settings.fail_on)
+    report = build_report(merged, case_set, selected, trajectories, interrupted=interrupted)
+    paths = write_reports(report, settings.out_dir)
+    write_trajectories(settings.out_dir / "trajectories.jsonl", trajectories)
+    return report, paths

@@ -1,0 +1,126 @@
+"""The gate's policy as small pure decisions: thresholds, red lines, regressions → findings."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict
+
+from gate.config import Thresholds
+from gate.metrics import GroupMetrics, Metrics
+
+_EPS = 1e-9
+
+
+class Level(str, Enum):
+    """How serious a finding is; ``fail_on`` says from which level the gate fails."""
+
+    RED_LINE = "red-line"
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+_RANK = {Level.RED_LINE: 0, Level.ERROR: 1, Level.WARNING: 2, Level.INFO: 3}
+FAIL_ON: dict[str, Level] = {"red-line": Level.RED_LINE, "error": Level.ERROR, "warning": Level.WARNING}
+
+
+class Finding(BaseModel):
+    """One policy outcome worth reporting: level, rule, message and the numbers behind it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    level: Level
+    rule: str
+    message: str
+    dimension: str | None = None
+    group: str | None = None
+    case_id: str | None = None
+    value: float | None = None
+    threshold: float | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return self.model_dump(mode="json")
+
+
+def sort_findings(findings: list[Finding]) -> list[Finding]:
+    """Most serious first, then by dimension, case and rule — a stable order for reports."""
+    return sorted(findings, key=lambda f: (_RANK[f.level], f.dimension or "", f.case_id or "", f.rule, f.group or ""))
+
+
+def at_least(value: float | None, threshold: float) -> bool:
+    """value ≥ threshold, exact at the boundary (70% of 10 runs meets a 0.70 line)."""
+    return value is not None and value >= threshold - _EPS
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f}%"
+
+
+def dimension_findings(dimension: str, groups: dict[str, GroupMetrics], delta: float | None,
+                       thresholds: Thresholds) -> list[Finding]:
+    """Threshold checks of one dimension: A line, B − A delta, red line; empty dimensions reported."""
+    found: list[Finding] = []
+    a = groups.get("A")
+    if a is None or a.judged == 0:
+        found.append(Finding(level=Level.WARNING, rule="no-judged-case", dimension=dimension, group="A",
+                             message=f"{dimension}: no rule-judged run in group A — the dimension is not gated"))
+    else:
+        line = thresholds.min_a_for(dimension)
+        if not at_least(a.case_pass_rate, line):
+            found.append(Finding(level=Level.ERROR, rule="min-a", dimension=dimension, group="A",
+                                 value=a.case_pass_rate, threshold=line,
+                                 message=f"{dimension}: A pass rate {_pct(a.case_pass_rate)} < {_pct(line)}"))
+    if delta is not None:
+        line = thresholds.min_delta_for(dimension)
+        if delta < thresholds.red_line_delta - _EPS:
+            found.append(Finding(level=Level.RED_LINE, rule="red-line-delta", dimension=dimension,
+                                 value=delta, threshold=thresholds.red_line_delta,
+                                 message=f"{dimension}: B − A = {delta * 100:+.1f} pts < {thresholds.red_line_delta * 100:+.0f} pts — the skill must be fixed"))
+        elif not at_least(delta, line):
+            found.append(Finding(level=Level.ERROR, rule="min-delta", dimension=dimension, value=delta,
+                                 threshold=line,
+                                 message=f"{dimension}: B − A = {delta * 100:+.1f} pts < {line * 100:+.0f} pts"))
+    return found
+
+
+def skill_explicit_findings(b: GroupMetrics | None, thresholds: Thresholds) -> list[Finding]:
+    """skill-explicit-constraint cases: B ≥ 85%, red line below 75%."""
+    if b is None or b.judged == 0:
+        return []
+    rate = b.case_pass_rate
+    if not at_least(rate, thresholds.red_line_skill_explicit_b):
+        return [Finding(level=Level.RED_LINE, rule="red-line-skill-explicit", group="B", value=rate,
+                        threshold=thresholds.red_line_skill_explicit_b,
+                        message=f"skill-explicit cases: B pass rate {_pct(rate)} < {_pct(thresholds.red_line_skill_explicit_b)} — the skill's own rules are not followed")]
+    if not at_least(rate, thresholds.skill_explicit_min_b):
+        return [Finding(level=Level.ERROR, rule="skill-explicit-min-b", group="B", value=rate,
+                        threshold=thresholds.skill_explicit_min_b,
+                        message=f"skill-explicit cases: B pass rate {_pct(rate)} < {_pct(thresholds.skill_explicit_min_b)}")]
+    return []
+
+
+def error_findings(metrics: Metrics) -> list[Finding]:
+    """Agent errors are counted as not passed; they are also reported on their own."""
+    found = []
+    for group, m in sorted(metrics.overall.items()):
+        if m.errors:
+            found.append(Finding(level=Level.WARNING, rule="agent-errors", group=group, value=float(m.errors),
+                                 message=f"group {group}: {m.errors} of {m.runs} runs ended in an agent error (counted as not passed)"))
+    return found
+
+
+def threshold_findings(metrics: Metrics, thresholds: Thresholds) -> list[Finding]:
+    """Every threshold and red line of the seeds over the computed metrics."""
+    found: list[Finding] = []
+    for dimension, groups in sorted(metrics.dimensions.items()):
+        found += dimension_findings(dimension, groups, metrics.delta(dimension), thresholds)
+    found += skill_explicit_findings(metrics.skill_explicit.get("B"), thresholds)
+    found += error_findings(metrics)
+    return found
+
+
+def gate_passed(findings: list[Finding], fail_on: str) -> bool:
+    """True when no finding is at or above the ``fail_on`` level."""
+    limit = _RANK[FAIL_ON[fail_on]]
+    return not any(_RANK[f.level] <= limit for f in findings)

@@ -1,0 +1,150 @@
+"""The PR comment (GitHub-flavoured Markdown): the verdict first, then the numbers, then detail.
+
+Kept under GitHub's 65,536-character limit by dropping detail sections, never the verdict; no
+measured durations, so identical inputs give an identical comment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gate.metrics import GroupMetrics
+from gate.policy import Finding, Level
+from gate.report.markdown_safe import inline
+from gate.report.model import GateReport
+from gate.verdict import RunVerdict, Status
+
+MAX_BYTES = 65_000
+_ICON = {Level.RED_LINE: "🛑", Level.ERROR: "❌", Level.WARNING: "⚠️", Level.INFO: "ℹ️"}
+
+
+def _marker() -> str:
+    from gate.github.comment import COMMENT_MARKER
+
+    return str(COMMENT_MARKER)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
+def _pts(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:+.1f}"
+
+
+def _cell(m: GroupMetrics | None) -> str:
+    if m is None or m.judged == 0:
+        return "—"
+    return f"{_pct(m.case_pass_rate)} ({m.passed}/{m.judged})"
+
+
+def verdict_line(report: GateReport) -> str:
+    counts = {level: sum(f.level is level for f in report.findings) for level in Level}
+    parts = [f"{counts[Level.RED_LINE]} red line(s)", f"{counts[Level.ERROR]} error(s)", f"{counts[Level.WARNING]} warning(s)"]
+    head = "✅ **agent-gate passed**" if report.passed else "❌ **agent-gate failed**"
+    scope = f" · shard {report.shard[0]}/{report.shard[1]}" if report.shard else ""
+    stopped = " · ⚠️ interrupted: partial results" if report.interrupted else ""
+    return f"## {head} — {', '.join(parts)}{scope}{stopped}"
+
+
+def dimension_table(report: GateReport) -> list[str]:
+    lines = ["| dimension | A | B | Δ B−A | baseline A / B | change A / B |", "|---|---:|---:|---:|---:|---:|"]
+    for dimension, groups in sorted(report.metrics.dimensions.items()):
+        base = report.comparison.dimensions.get(dimension, {})
+        changes = []
+        for group in ("A", "B"):
+            now = groups[group].case_pass_rate if group in groups else None
+            before = base.get(group)
+            changes.append(_pts(now - before) if now is not None and before is not None else "—")
+        lines.append(
+            f"| {dimension} | {_cell(groups.get('A'))} | {_cell(groups.get('B'))} | "
+            f"{_pts(report.metrics.delta(dimension))} | {_pct(base.get('A'))} / {_pct(base.get('B'))} | "
+            f"{changes[0]} / {changes[1]} |"
+        )
+    explicit = report.metrics.skill_explicit.get("B")
+    if explicit is not None and explicit.judged:
+        lines.append(f"| skill-explicit cases | — | {_cell(explicit)} | — | — | — |")
+    return lines
+
+
+def findings_section(findings: list[Finding]) -> list[str]:
+    shown = [f for f in findings if f.level is not Level.INFO or f.rule == "no-baseline"]
+    if not shown:
+        return []
+    return ["### Findings", "", *[f"- {_ICON[f.level]} **{f.level.value}** `{f.rule}` — {inline(f.message, 300)}" for f in shown]]
+
+
+def _failing_lines(verdict: RunVerdict) -> list[str]:
+    if verdict.error:
+        return [f"  - agent error: {inline(verdict.error)}"]
+    return [f"  - `{c.id}` ({c.check}): {inline(c.detail)}" for c in verdict.failing()]
+
+
+def newly_failing_section(report: GateReport) -> list[str]:
+    pairs = report.comparison.newly_failing
+    if not pairs:
+        return []
+    by_key = {(v.case_id, v.group): v for v in sorted(report.verdicts, key=lambda v: (v.case_id, v.group, v.run))
+              if v.status in (Status.FAIL, Status.ERROR)}
+    lines = ["<details open><summary><b>Newly failing cases</b> (" + str(len(pairs)) + ")</summary>", ""]
+    for case_id, group in pairs:
+        outcome = report.metrics.cases.get(case_id)
+        blame = outcome.attribution.value if outcome and outcome.attribution else "—"
+        title = report.cases[case_id].title if case_id in report.cases else ""
+        lines.append(f"- **{case_id}** [{group}] {inline(title, 60)} — attributed to: **{blame}**")
+        verdict = by_key.get((case_id, group))
+        if verdict is not None:
+            lines += _failing_lines(verdict)
+    return [*lines, "", "</details>"]
+
+
+def failing_section(report: GateReport) -> list[str]:
+    failing = [v for v in sorted(report.verdicts, key=lambda v: (v.case_id, v.group, v.run))
+               if v.status in (Status.FAIL, Status.ERROR)]
+    if not failing:
+        return []
+    lines = [f"<details><summary><b>All failing runs</b> ({len(failing)})</summary>", ""]
+    for verdict in failing:
+        outcome = report.metrics.cases.get(verdict.case_id)
+        blame = outcome.attribution.value if outcome and outcome.attribution else "—"
+        lines.append(f"- **{verdict.case_id}** [{verdict.group}] run {verdict.run} · {verdict.status.value} · attributed to {blame}")
+        lines += _failing_lines(verdict)
+    return [*lines, "", "</details>"]
+
+
+def consistency_section(report: GateReport) -> list[str]:
+    from gate.report.consistency_md import render_consistency
+
+    return render_consistency(report.consistency) if report.consistency else []
+
+
+def footer(report: GateReport) -> list[str]:
+    total = len(report.verdicts)
+    stale = " · ⚠️ baseline is stale" if report.comparison.stale else ""
+    base = "compared with the committed baseline" if report.comparison.present else "no baseline yet"
+    return [f"<sub>{total} case runs judged by rule checkers · {base}{stale} · cases {report.digest[:19]}</sub>"]
+
+
+def render(report: GateReport, *, with_marker: bool = True) -> str:
+    """The comment body; detail sections are dropped from the end until it fits."""
+    head = [_marker(), ""] if with_marker else []
+    head += [verdict_line(report), "", *dimension_table(report), ""]
+    sections: list[Callable[[GateReport], list[str]]] = [
+        lambda r: findings_section(r.findings), newly_failing_section, consistency_section, failing_section,
+    ]
+    bodies = [section(report) for section in sections]
+    tail = footer(report)
+    note = ["_Detail left out to fit GitHub's comment size limit; see results.json and junit.xml._"]
+
+    def assemble() -> str:
+        parts = [*head, *[line for body in bodies if body for line in (*body, "")], *tail]
+        return "\n".join(parts) + "\n"
+
+    # Drop detail sections from the end until the comment fits; the verdict and table stay.
+    for index in reversed(range(len(bodies))):
+        text = assemble()
+        if len(text.encode("utf-8")) <= MAX_BYTES:
+            return text
+        if bodies[index]:
+            bodies[index] = note if index == len(bodies) - 1 else []
+    return assemble()

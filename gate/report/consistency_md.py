@@ -1,0 +1,57 @@
+"""The consistency section of the PR comment: a table, and the degradation curve as a Mermaid chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_STATUS = {"pass": "✅", "warn": "⚠️", "fail": "❌", None: "—"}
+
+
+def _pct(value: Any) -> str:
+    return f"{value * 100:.0f}%" if isinstance(value, (int, float)) else "—"
+
+
+def _gain(value: Any) -> str:
+    return f"{value * 100:+.0f} pts" if isinstance(value, (int, float)) else "—"
+
+
+def _group_cell(group: dict[str, Any] | None) -> str:
+    if not group:
+        return "—"
+    return f"{_pct(group.get('overall'))} {_STATUS.get(group.get('status'), '—')} ({group.get('runs', 0)} runs)"
+
+
+def _chart(curve: dict[str, Any]) -> list[str]:
+    points = curve.get("points", [])
+    labels = [f"\"{p['case_id']} ({p.get('difficulty') or '?'})\"" for p in points]
+    lines = ["```mermaid", "xychart-beta", '    title "Consistency by task complexity (A then B)"',
+             f"    x-axis [{', '.join(labels)}]", '    y-axis "consistency %" 0 --> 100']
+    for group in ("A", "B"):
+        values = [p.get(group) for p in points]
+        if all(isinstance(v, (int, float)) for v in values):
+            lines.append(f"    line [{', '.join(f'{v * 100:.0f}' for v in values)}]")
+    return [*lines, "```"]
+
+
+def render_consistency(report: dict[str, Any]) -> list[str]:
+    """Markdown lines for the consistency part of a results document (empty when there is none)."""
+    cases = report.get("cases", {})
+    curves = report.get("curves", {})
+    if not cases and not curves:
+        return []
+    lines = ["### Consistency (repeated runs)", "",
+             "| case | fields | A | B | stability gain B−A |", "|---|---|---:|---:|---:|"]
+    for case_id, case in sorted(cases.items()):
+        groups = case.get("groups", {})
+        any_group = next(iter(groups.values()), {})
+        fields = ", ".join(sorted(any_group.get("fields", {})))
+        gain = f"{_gain(case.get('gain'))} {_STATUS.get(case.get('gain_status'), '')}".strip()
+        lines.append(f"| {case_id} | {fields} | {_group_cell(groups.get('A'))} | {_group_cell(groups.get('B'))} | {gain} |")
+    for case_id, curve in sorted(curves.items()):
+        lines += ["", f"**{case_id}** degradation curve — {_STATUS.get(curve.get('status'), '—')} "
+                  f"smooth: {curve.get('smooth')}, B decays less than A: {curve.get('b_decays_less')}", ""]
+        lines += ["| task | A | B |", "|---|---:|---:|"]
+        lines += [f"| {p['case_id']} ({p.get('difficulty') or '?'}) | {_pct(p.get('A'))} | {_pct(p.get('B'))} |"
+                  for p in curve.get("points", [])]
+        lines += ["", *_chart(curve)]
+    return lines

@@ -1,0 +1,50 @@
+"""The one report object the core returns; every renderer reads it and nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gate.baseline import Comparison
+from gate.case import Case
+from gate.metrics import Metrics
+from gate.policy import Finding
+from gate.results import results_document
+from gate.verdict import RunVerdict
+
+
+@dataclass(frozen=True)
+class GateReport:
+    """Everything a gate run found: verdicts, metrics, baseline comparison, findings, the verdict."""
+
+    cases: dict[str, Case]
+    digest: str
+    verdicts: list[RunVerdict]
+    metrics: Metrics
+    comparison: Comparison
+    findings: list[Finding]
+    passed: bool
+    fail_on: str = "error"
+    consistency: dict[str, Any] | None = None
+    identity: dict[str, Any] = field(default_factory=dict)
+    shard: tuple[int, int] | None = None
+    interrupted: bool = False
+
+    def document(self) -> dict[str, Any]:
+        """results.json (contract keys plus the baseline comparison, identity and shard)."""
+        extra: dict[str, Any] = {
+            "baseline": self.comparison.as_json(),
+            "identity": self.identity,
+            "fail_on": self.fail_on,
+            "shard": {"k": self.shard[0], "n": self.shard[1]} if self.shard else None,
+            "interrupted": self.interrupted,
+            "consistency": self.consistency,
+        }
+        return results_document(
+            cases_digest=self.digest,
+            verdicts=self.verdicts,
+            metrics=self.metrics.as_json(),
+            findings=[f.as_json() for f in self.findings],
+            passed=self.passed,
+            extra=extra,
+        )

@@ -1,0 +1,66 @@
+"""The PR comment rendered by GitHub's own Markdown engine (cmarkgfm)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import cmarkgfm
+from cmarkgfm.cmark import Options
+
+from gate.github.comment import COMMENT_MARKER
+from gate.report import comment
+from gate.report.model import GateReport
+
+
+
+def html(markdown: str) -> str:
+    return cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
+
+
+def test_marker_then_verdict_first(mixed_report: GateReport) -> None:
+    lines = comment.render(mixed_report).splitlines()
+    assert lines[0] == COMMENT_MARKER
+    assert lines[2].startswith("## ❌ **agent-gate failed**")
+
+
+def test_dimension_table_renders_as_a_table(mixed_report: GateReport) -> None:
+    rendered = html(comment.render(mixed_report))
+    table = rendered.split("<table>")[1].split("</table>")[0]
+    rows = re.findall(r"<tr>", table)
+    assert len(rows) == 1 + 2  # header + PC + QC
+    assert "<td>B3/QC</td>" in table
+    assert "<td>50.0% (1/2)</td>" in table or "50.0% (1/2)" in table
+
+
+def test_newly_failing_case_names_constraint_and_attribution(mixed_report: GateReport) -> None:
+    text = comment.render(mixed_report)
+    section = text.split("Newly failing cases")[1].split("</details>")[0]
+    assert "**B3-QC-01** [B]" in section and "attributed to: **skill**" in section
+    assert "`exactly_3_items` (items:count): 4 items found" in section
+    assert "B3-PC-01" not in section  # it failed in the baseline too
+
+
+def test_agent_output_cannot_inject_html_mentions_or_break_tables(mixed_report: GateReport) -> None:
+    rendered = html(comment.render(mixed_report))
+    assert "<script>" not in rendered
+    assert "@octocat" not in rendered  # a zero-width joiner follows the '@'
+    body_tables = rendered.count("<table>")
+    assert body_tables == 1
+
+
+def test_no_durations_and_deterministic(mixed_report: GateReport) -> None:
+    first = comment.render(mixed_report)
+    assert first == comment.render(mixed_report)
+    assert "1234" not in first and "latency" not in first
+
+
+def test_huge_detail_is_truncated_but_the_verdict_stays(report_factory: Callable[..., GateReport]) -> None:
+    answers = {(c, g): "1. 索尼\n2. Bose" for c in ("B3-QC-01", "B3-QC-02", "B3-PC-01") for g in "AB"}
+    report = report_factory(answers, runs=200)
+    assert sum(len(v.failing()) for v in report.verdicts) == 2400
+    text = comment.render(report)
+    assert len(text.encode("utf-8")) <= comment.MAX_BYTES
+    assert "Detail left out" in text
+    assert "agent-gate failed" in text.splitlines()[2]
+    assert "| B3/QC |" in text

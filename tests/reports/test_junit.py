@@ -1,0 +1,61 @@
+"""JUnit XML read back by a maintained consumer (junitparser) and checked against the schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import junitparser
+import xmlschema
+
+from gate.report import junit
+from gate.report.model import GateReport
+
+SCHEMA = Path(__file__).resolve().parents[1] / "data" / "junit.xsd"
+
+
+def write(report: GateReport, tmp_path: Path) -> Path:
+    path = tmp_path / "junit.xml"
+    path.write_text(junit.render(report), encoding="utf-8")
+    return path
+
+
+def test_flat_suites_per_dimension_and_group(mixed_report: GateReport, tmp_path: Path) -> None:
+    xml = junitparser.JUnitXml.fromfile(str(write(mixed_report, tmp_path)))
+    suites = list(xml)
+    assert [s.name for s in suites] == ["B3/PC/A", "B3/PC/B", "B3/QC/A", "B3/QC/B"]
+    assert all(not list(s.iterchildren(junitparser.TestSuite)) for s in suites)  # no nesting
+
+
+def test_testcases_point_at_case_files_and_name_failing_constraints(mixed_report: GateReport, tmp_path: Path) -> None:
+    xml = junitparser.JUnitXml.fromfile(str(write(mixed_report, tmp_path)))
+    cases = {c.name: c for s in xml for c in s}
+    qc_b = cases["B3-QC-01 [B] run 0"]
+    assert qc_b._elem.get("file") == "cases/b3/B3-QC-01.yaml"
+    assert qc_b._elem.get("line") == "1"
+    [failure] = qc_b.result
+    assert isinstance(failure, junitparser.Failure)
+    assert failure.message.startswith("exactly_3_items (items:count): 4 items found")
+    assert cases["B3-QC-01 [A] run 0"].is_passed
+    [pc] = cases["B3-PC-01 [A] run 0"].result
+    assert "no_sony (terms:forbidden)" in pc.message and "exactly_3_items" not in pc.message
+
+
+def test_hostile_agent_output_stays_valid_xml(mixed_report: GateReport, tmp_path: Path) -> None:
+    path = write(mixed_report, tmp_path)
+    text = path.read_text(encoding="utf-8")
+    assert "\x1b" not in text and "\x07" not in text
+    xmlschema.XMLSchema(str(SCHEMA)).validate(str(path))
+
+
+def test_metrics_are_suite_properties(mixed_report: GateReport, tmp_path: Path) -> None:
+    xml = junitparser.JUnitXml.fromfile(str(write(mixed_report, tmp_path)))
+    suite = next(s for s in xml if s.name == "B3/QC/B")
+    props = {p.name: p.value for p in suite.properties()}
+    assert props == {"case_pass_rate": "0.5000", "constraint_follow_rate": "0.7500",
+                     "delta_b_minus_a": "-0.5000", "baseline_pass_rate": "1.0000"}
+
+
+def test_every_failure_has_a_message_even_without_detail(mixed_report: GateReport, tmp_path: Path) -> None:
+    xml = junitparser.JUnitXml.fromfile(str(write(mixed_report, tmp_path)))
+    results = [r for s in xml for c in s for r in c.result]
+    assert results and all(r.message for r in results)
