@@ -6,11 +6,16 @@ from gate.checkers import REGISTRY
 
 
 def _params(model: type) -> str:
+    """Required parameters in bold; optional ones with their default when it says something."""
     fields = getattr(model, "model_fields", {})
     parts = []
     for name, info in fields.items():
         shown = info.alias or name
-        parts.append(f"`{shown}`" if info.is_required() else f"`{shown}`={info.get_default(call_default_factory=True)!r}")
+        if info.is_required():
+            parts.append(f"**`{shown}`**")
+            continue
+        default = info.get_default(call_default_factory=True)
+        parts.append(f"`{shown}`" if default in (None, [], {}, ()) else f"`{shown}={default!r}`")
     return ", ".join(parts) or "—"
 
 

@@ -1,0 +1,163 @@
+"""`gate check`, `gate baseline update` and `gate merge` end to end, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gate.cli import main
+
+AGENT = textwrap.dedent('''\
+    import json, os, sys
+    request = json.load(sys.stdin)
+    broken = os.environ.get("BREAK", "").split(",")
+    answers = {"推荐 3 款降噪耳机": "1. Bose\\n2. Apple\\n3. 华为", "推荐 2 款跑鞋": "1. 亚瑟士\\n2. 索康尼"}
+    answer = answers[request["messages"][-1]["content"]]
+    if request["case_id"] in broken and request["group"] in os.environ.get("BREAK_GROUPS", "AB"):
+        answer += "\\n9. 多余的一款"
+    json.dump({"case_id": request["case_id"], "group": request["group"], "run": request["run"],
+               "final_answer": answer, "tool_calls": []}, sys.stdout, ensure_ascii=False)
+''')
+
+CASE = textwrap.dedent('''\
+    id: {id}
+    suite: B3
+    dimension: {dim}
+    title: {id}
+    difficulty: easy
+    scoring: auto
+    tags: [golden]
+    input:
+      messages: [{{role: user, content: "{message}"}}]
+    groups:
+      A: {{skill_enabled: false}}
+      B: {{skill_enabled: true, active_skills: [s]}}
+    constraints:
+      - {{id: count, check: items:count, params: {{exact: {n}}}}}
+    examples:
+      pass: [{{final_answer: "{good}"}}]
+      fail: [{{final_answer: "1. x", fails: [count]}}]
+''')
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
+    cases = tmp_path / "cases" / "b3"
+    cases.mkdir(parents=True)
+    specs = [("B3-QC-01", "QC", "推荐 3 款降噪耳机", 3, "1. a\\n2. b\\n3. c"),
+             ("B3-QC-02", "QC", "推荐 2 款跑鞋", 2, "1. a\\n2. b"),
+             ("B3-FC-01", "FC", "推荐 3 款降噪耳机", 3, "1. a\\n2. b\\n3. c"),
+             ("B3-FC-02", "FC", "推荐 2 款跑鞋", 2, "1. a\\n2. b")]
+    for cid, dim, message, n, good in specs:
+        (cases / f"{cid}.yaml").write_text(CASE.format(id=cid, dim=dim, message=message, n=n, good=good), encoding="utf-8")
+    config = {"cases": {"path": "cases", "tags": ["golden"]},
+              "agent": {"adapter": "command", "command": [sys.executable, "agent.py"], "cache": False, "concurrency": 4},
+              "baseline": "baselines/main.json", "out_dir": "gate-results"}
+    (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+    return tmp_path
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def without_durations(path: Path) -> dict:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    for run in document["results"]:
+        run["metadata"].pop("latency_ms", None)
+    return document
+
+
+def test_first_run_passes_and_records_a_baseline(project: Path) -> None:
+    code, out, _ = invoke("check")
+    assert code == 0, out
+    assert "[info] no baseline yet" in out
+    for name in ("results.json", "junit.xml", "comment.md", "trajectories.jsonl"):
+        assert (project / "gate-results" / name).exists()
+    code, out, _ = invoke("baseline", "update")
+    assert code == 0 and "baseline written to" in out
+    stored = json.loads((project / "baselines" / "main.json").read_text(encoding="utf-8"))
+    assert stored["cases"]["B3-QC-01"] == {"A": "pass", "B": "pass"}
+
+
+def test_reruns_give_identical_reports(project: Path) -> None:
+    assert invoke("check")[0] == 0
+    invoke("baseline", "update")
+    assert invoke("check")[0] == 0
+    first = {n: (project / "gate-results" / n).read_bytes() for n in ("comment.md",)}
+    results = without_durations(project / "gate-results" / "results.json")
+    assert invoke("check")[0] == 0
+    assert (project / "gate-results" / "comment.md").read_bytes() == first["comment.md"]
+    assert without_durations(project / "gate-results" / "results.json") == results
+
+
+def test_a_regression_fails_the_gate_and_is_named(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert invoke("check")[0] == 0
+    invoke("baseline", "update")
+    monkeypatch.setenv("BREAK", "B3-QC-01")
+    monkeypatch.setenv("BREAK_GROUPS", "B")
+    code, out, _ = invoke("check")
+    assert code == 1
+    assert "B3-QC-01 (B) passed in the baseline and fails now — attributed to the skill" in out
+    comment = (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
+    assert "**B3-QC-01** [B]" in comment.split("Newly failing cases")[1]
+    junit = (project / "gate-results" / "junit.xml").read_text(encoding="utf-8")
+    assert 'name="B3-QC-01 [B] run 0"' in junit and "4 items found" in junit
+
+
+def test_fail_on_red_line_lets_ordinary_errors_through(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BREAK", "B3-QC-01")
+    monkeypatch.setenv("BREAK_GROUPS", "B")
+    assert invoke("check")[0] == 1  # QC: B − A = −50 points → a red line
+    monkeypatch.setenv("BREAK", "B3-QC-01,B3-QC-02,B3-FC-01,B3-FC-02")
+    monkeypatch.setenv("BREAK_GROUPS", "AB")
+    assert invoke("check", "--fail-on", "red-line")[0] == 0  # A fails its line: an error, not a red line
+    assert invoke("check")[0] == 1
+
+
+def test_corrupt_baseline_is_unusable_input(project: Path) -> None:
+    (project / "baselines").mkdir()
+    (project / "baselines" / "main.json").write_text("{", encoding="utf-8")
+    code, _, err = invoke("check")
+    assert code == 2
+    assert "baselines/main.json: corrupt baseline: not valid JSON" in err
+
+
+def test_bad_config_names_file_line_and_field(project: Path) -> None:
+    (project / "bad.yaml").write_text("agent:\n  adapter: command\n  concurrency: zero\n", encoding="utf-8")
+    code, _, err = invoke("check", "--config", "bad.yaml")
+    assert code == 2
+    assert err.strip() == "gate: error: bad.yaml:3: agent.concurrency: Input should be a valid integer, unable to parse string as an integer"
+
+
+def test_shards_merge_to_the_unsharded_verdicts(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BREAK", "B3-FC-02")
+    monkeypatch.setenv("BREAK_GROUPS", "B")
+    whole_code, _, _ = invoke("check", "--out-dir", "whole")
+    whole = without_durations(project / "whole" / "results.json")
+    for k in range(1, 5):
+        assert invoke("check", "--shard", f"{k}/4", "--out-dir", f"shard-{k}")[0] == 0
+    ran = [json.loads((project / f"shard-{k}" / "results.json").read_text())["results"] for k in range(1, 5)]
+    ids = sorted(r["case_id"] for runs in ran for r in runs if r["group"] == "A")
+    assert ids == ["B3-FC-01", "B3-FC-02", "B3-QC-01", "B3-QC-02"]  # every case exactly once
+    code, _, _ = invoke("merge", *[f"shard-{k}/results.json" for k in range(1, 5)], "--out-dir", "merged")
+    merged = without_durations(project / "merged" / "results.json")
+    assert code == whole_code == 1
+    assert merged == whole
+    assert (project / "merged" / "comment.md").read_bytes() == (project / "whole" / "comment.md").read_bytes()
+
+
+def test_merge_refuses_a_missing_shard(project: Path) -> None:
+    for k in (1, 2):
+        invoke("check", "--shard", f"{k}/3", "--out-dir", f"shard-{k}")
+    code, _, err = invoke("merge", "shard-1/results.json", "shard-2/results.json")
+    assert code == 2
+    assert "missing shard(s) [3] of 3: a missing shard is never a pass" in err
