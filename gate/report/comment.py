@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from gate.metrics import GroupMetrics
 from gate.policy import Finding, Level
-from gate.report.markdown_safe import inline
+from gate.report.markdown_safe import inline, own
 from gate.report.model import GateReport
 from gate.verdict import RunVerdict, Status
 
@@ -71,7 +71,7 @@ def findings_section(findings: list[Finding]) -> list[str]:
     shown = [f for f in findings if f.level is not Level.INFO or f.rule == "no-baseline"]
     if not shown:
         return []
-    return ["### Findings", "", *[f"- {_ICON[f.level]} **{f.level.value}** `{f.rule}` — {inline(f.message, 300)}" for f in shown]]
+    return ["### Findings", "", *[f"- {_ICON[f.level]} **{f.level.value}** `{f.rule}` — {own(f.message)}" for f in shown]]
 
 
 def _failing_lines(verdict: RunVerdict) -> list[str]:

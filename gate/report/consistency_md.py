@@ -24,12 +24,13 @@ def _group_cell(group: dict[str, Any] | None) -> str:
 def _chart(curve: dict[str, Any]) -> list[str]:
     points = curve.get("points", [])
     labels = [f"\"{p['case_id']} ({p.get('difficulty') or '?'})\"" for p in points]
+    series = [[p.get(g) for p in points] for g in ("A", "B")]
+    complete = [values for values in series if values and all(isinstance(v, (int, float)) for v in values)]
+    if not complete:
+        return []  # nothing to draw: the table above says which points are missing
     lines = ["```mermaid", "xychart-beta", '    title "Consistency by task complexity (A then B)"',
              f"    x-axis [{', '.join(labels)}]", '    y-axis "consistency %" 0 --> 100']
-    for group in ("A", "B"):
-        values = [p.get(group) for p in points]
-        if all(isinstance(v, (int, float)) for v in values):
-            lines.append(f"    line [{', '.join(f'{v * 100:.0f}' for v in values)}]")
+    lines += [f"    line [{', '.join(f'{v * 100:.0f}' for v in values)}]" for values in complete]
     return [*lines, "```"]
 
 
@@ -43,7 +44,7 @@ def render_consistency(report: dict[str, Any]) -> list[str]:
              "| case | fields | A | B | stability gain B−A |", "|---|---|---:|---:|---:|"]
     for case_id, case in sorted(cases.items()):
         groups = case.get("groups", {})
-        any_group = next(iter(groups.values()), {})
+        any_group: dict[str, Any] = next(iter(groups.values()), {})
         fields = ", ".join(sorted(any_group.get("fields", {})))
         gain = f"{_gain(case.get('gain'))} {_STATUS.get(case.get('gain_status'), '')}".strip()
         lines.append(f"| {case_id} | {fields} | {_group_cell(groups.get('A'))} | {_group_cell(groups.get('B'))} | {gain} |")

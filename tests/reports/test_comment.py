@@ -64,3 +64,11 @@ def test_huge_detail_is_truncated_but_the_verdict_stays(report_factory: Callable
     assert "Detail left out" in text
     assert "agent-gate failed" in text.splitlines()[2]
     assert "| B3/QC |" in text
+
+
+def test_quoted_text_renders_as_written() -> None:
+    from gate.report.markdown_safe import inline
+
+    rendered = html(f"| a |\n|---|\n| {inline('8999 元 > 8000 | *粗* [链接](x) `代码` #1 @team')} |")
+    cell = rendered.split("<td>")[1].split("</td>")[0]
+    assert cell == "8999 元 &gt; 8000 | *粗* [链接](x) `代码` #1 @\u200dteam"
