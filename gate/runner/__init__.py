@@ -1,0 +1,12 @@
+"""The agent runner: call the agent for every job through the configured adapter.
+
+``run_jobs`` is the whole public surface; adapters (command, http, python, openai, replay), the
+retry policy, the cache and the progress line are its parts.
+"""
+
+from __future__ import annotations
+
+from gate.runner.base import AgentError
+from gate.runner.engine import RunOutcome, run_jobs
+
+__all__ = ["AgentError", "RunOutcome", "run_jobs"]

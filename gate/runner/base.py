@@ -1,0 +1,107 @@
+"""What every adapter shares: the agent-error type, the adapter protocol, and response checking."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ValidationError
+
+from gate.trajectory import Trajectory
+
+OUTPUT_CAP = 10 * 1024 * 1024
+"""Largest agent answer read (stdout or HTTP body), in bytes: a runaway agent cannot exhaust memory."""
+
+_KEY_FIELDS = ("case_id", "group", "run")
+
+
+class AgentError(Exception):
+    """One failed agent call. ``retryable``: a timeout, a lost connection, HTTP 429 or 5xx."""
+
+    def __init__(self, message: str, *, retryable: bool = False, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.retry_after = retry_after
+        """Seconds the server asked us to wait (HTTP Retry-After), if it said."""
+
+
+class Adapter(Protocol):
+    """Calls the agent for one request and returns the raw trajectory object it answered."""
+
+    name: str
+    handles_retries: bool
+    """True when the adapter retries its own requests (a multi-request tool loop)."""
+    cacheable: bool
+    """False when a cached answer would be no cheaper or could go stale (replay)."""
+
+    def fingerprint(self, request: dict[str, Any]) -> Any:
+        """What, besides the request, decides the answer (command, URL, model…): keys the cache."""
+
+    async def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The agent's trajectory object for ``request``; raises :class:`AgentError` on failure."""
+
+    async def aclose(self) -> None:
+        """Release connections, threads and processes."""
+
+
+def human_size(size: int) -> str:
+    """``size`` bytes as the largest whole unit: '10 MB', '64 KB', '300 bytes'."""
+    for unit, scale in (("MB", 1024 * 1024), ("KB", 1024)):
+        if size >= scale and size % scale == 0:
+            return f"{size // scale} {unit}"
+    return f"{size} bytes"
+
+
+def snippet(data: str | bytes, limit: int = 200) -> str:
+    """A short, single-line excerpt of ``data`` for an error message."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def parse_json_object(raw: str | bytes, source: str) -> dict[str, Any]:
+    """``raw`` as one JSON object, or an :class:`AgentError` saying what ``source`` sent instead."""
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        where = f" ({exc.msg} at line {exc.lineno} column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        shown = snippet(raw) or "(empty)"
+        raise AgentError(f"{source} is not valid JSON{where}: {shown}") from None
+    if not isinstance(data, dict):
+        raise AgentError(f"{source} must be a JSON object (a trajectory), got {type(data).__name__}")
+    return data
+
+
+def to_trajectory(data: Any, key: tuple[str, str, int]) -> Trajectory:
+    """The agent's answer as a trajectory of job ``key``.
+
+    The job's case/group/run are forced onto the record; differing values the agent sent are kept
+    in ``metadata.key_mismatch`` rather than trusted.
+    """
+    if isinstance(data, BaseModel):
+        data = data.model_dump(mode="json")
+    if not isinstance(data, dict):
+        raise AgentError(f"the agent must return a trajectory object, got {type(data).__name__}")
+    if "final_answer" not in data and "messages" not in data and data.get("error") is None:
+        keys = ", ".join(sorted(map(str, data))) or "none"
+        raise AgentError(f"the trajectory has neither 'final_answer' nor 'messages' (keys: {keys})")
+    expected = dict(zip(_KEY_FIELDS, key, strict=True))
+    mismatch = {f: data[f] for f in _KEY_FIELDS if f in data and data[f] != expected[f]}
+    metadata = data.get("metadata")
+    metadata = dict(metadata) if isinstance(metadata, dict) else {}
+    if mismatch:
+        metadata["key_mismatch"] = mismatch
+    try:
+        return Trajectory.model_validate({**data, **expected, "metadata": metadata})
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        place = ".".join(str(p) for p in error["loc"]) or "record"
+        message = str(error["msg"]).removeprefix("Value error, ")
+        raise AgentError(f"the trajectory is malformed: {place}: {message}") from None
+
+
+def error_trajectory(key: tuple[str, str, int], message: str, metadata: dict[str, Any]) -> Trajectory:
+    """The record of a failed call: it judges as an agent error, never as a pass."""
+    case_id, group, run = key
+    return Trajectory.model_validate({"case_id": case_id, "group": group, "run": run, "error": message,
+                                      "metadata": metadata})

@@ -1,0 +1,203 @@
+"""The openai adapter: drive an OpenAI-compatible chat-completions endpoint and its tool loop.
+
+Skills enter as system-prompt text (group B): ``<skills_dir>/<skill>.md`` for each active skill.
+Tools are declared from the case's tool intercepts, and each tool call is answered from them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from gate.config import AgentConfig
+from gate.errors import GateError
+from gate.runner import headers as headers_mod
+from gate.runner.base import AgentError, snippet
+from gate.runner.httpcall import new_client, post_json
+from gate.runner.retry import RetryPolicy, with_retries
+
+_PERMISSIVE = {"type": "object", "properties": {}, "additionalProperties": True}
+
+
+def endpoint_url(url: str) -> str:
+    """The chat-completions URL from a base URL (…/v1) or the full endpoint."""
+    url = url.rstrip("/")
+    return url if url.endswith("/chat/completions") else f"{url}/chat/completions"
+
+
+def load_skills(requests: Iterable[Mapping[str, Any]], skills_dir: Path) -> dict[str, str]:
+    """The text of every skill a request activates; a missing file is a GateError before any call."""
+    texts: dict[str, str] = {}
+    for request in requests:
+        if not request.get("skill_enabled"):
+            continue
+        for skill in request.get("active_skills", ()):
+            if skill in texts:
+                continue
+            path = skills_dir / f"{skill}.md"
+            if not path.is_file():
+                raise GateError(
+                    f"skill file not found for active skill '{skill}' (case {request['case_id']}, "
+                    f"group {request['group']}): expected {path}"
+                )
+            texts[skill] = path.read_text(encoding="utf-8").strip()
+    return texts
+
+
+def tool_declarations(intercepts: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One function tool per intercepted tool name, with a parameters schema that accepts anything."""
+    names = dict.fromkeys(str(i["tool"]) for i in intercepts)
+    return [
+        {"type": "function", "function": {"name": name, "description": f"The {name} tool.", "parameters": _PERMISSIVE}}
+        for name in names
+    ]
+
+
+class _Intercepts:
+    """Answers tool calls: the n-th call of a tool gets its n-th intercept, then the last again."""
+
+    def __init__(self, intercepts: Iterable[Mapping[str, Any]]) -> None:
+        self._by_name: dict[str, list[Mapping[str, Any]]] = {}
+        for intercept in intercepts:
+            self._by_name.setdefault(str(intercept["tool"]), []).append(intercept)
+        self._used: dict[str, int] = {}
+
+    def answer(self, name: str) -> tuple[str, bool]:
+        """The result text and is_error flag for a call of ``name``."""
+        options = self._by_name.get(name)
+        if not options:
+            known = ", ".join(sorted(self._by_name)) or "none"
+            return f"error: unknown tool '{name}'; available tools: {known}", True
+        index = min(self._used.get(name, 0), len(options) - 1)
+        self._used[name] = self._used.get(name, 0) + 1
+        return str(options[index]["result"]), bool(options[index].get("is_error", False))
+
+
+class ChatAdapter:
+    """Runs the whole tool loop per request; retries each chat-completions request on its own."""
+
+    name = "openai"
+    handles_retries = True
+    cacheable = True
+
+    def __init__(self, agent: AgentConfig, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy) -> None:
+        if not agent.model:
+            raise GateError("agent.model is required by the openai adapter")
+        assert agent.url is not None  # the config requires it for this adapter
+        headers_mod.check_environment(agent.headers)
+        self._agent = agent
+        self._url = endpoint_url(agent.url)
+        self._skills = load_skills(requests, root / agent.skills_dir)
+        self._policy = policy
+        self._client = new_client(agent.timeout_s, agent.concurrency)
+
+    def system_prompt(self, request: Mapping[str, Any]) -> str:
+        """Active skills' text (group B), then the request's context as JSON."""
+        parts = [self._skills[s] for s in request.get("active_skills", ()) if request.get("skill_enabled")]
+        if request.get("context"):
+            parts.append("Context:\n" + json.dumps(request["context"], ensure_ascii=False, sort_keys=True))
+        return "\n\n".join(parts)
+
+    def fingerprint(self, request: dict[str, Any]) -> Any:
+        agent = self._agent
+        system = hashlib.sha256(self.system_prompt(request).encode("utf-8")).hexdigest()
+        return {"url": self._url, "model": agent.model, "temperature": agent.temperature, "seed": agent.seed,
+                "max_turns": agent.max_turns, "system": system}
+
+    def _headers(self) -> dict[str, str]:
+        headers = headers_mod.expand(self._agent.headers)
+        key = os.environ.get(self._agent.api_key_env)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    async def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        agent = self._agent
+        system = self.system_prompt(request)
+        transcript: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+        transcript += [dict(m) for m in request["messages"]]
+        tools = tool_declarations(request.get("tool_intercepts", ()))
+        intercepts = _Intercepts(request.get("tool_intercepts", ()))
+        calls: list[dict[str, Any]] = []
+        usage: dict[str, int] = {}
+        answer = ""
+        for turn in range(1, agent.max_turns + 1):
+            body: dict[str, Any] = {"model": agent.model, "messages": transcript, "temperature": agent.temperature}
+            if agent.seed is not None:
+                body["seed"] = agent.seed
+            if tools:
+                body["tools"] = tools
+            message = _first_message(await self._complete(body), usage)
+            answer = _text(message.get("content")) or answer
+            requested = message.get("tool_calls") or []
+            transcript.append({"role": "assistant", "content": message.get("content"),
+                               **({"tool_calls": requested} if requested else {})})
+            if not requested:
+                return _record(answer, calls, usage, turn, agent.model, stop="answer")
+            for raw in requested:
+                call_id, name, args = _parse_tool_call(raw)
+                result, is_error = intercepts.answer(name)
+                calls.append({"name": name, "args": args, "result": result, "is_error": is_error})
+                transcript.append({"role": "tool", "tool_call_id": call_id, "content": result})
+        return _record(answer, calls, usage, agent.max_turns, agent.model, stop="max_turns")
+
+    async def _complete(self, body: dict[str, Any]) -> dict[str, Any]:
+        hint = f" (is ${self._agent.api_key_env} set and valid?)"
+
+        async def attempt() -> dict[str, Any]:
+            return await post_json(self._client, self._url, body, self._headers(),
+                                   timeout_s=self._agent.timeout_s, hint=hint)
+
+        response, _ = await with_retries(attempt, self._policy)
+        return response
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+def _first_message(response: dict[str, Any], usage: dict[str, int]) -> dict[str, Any]:
+    for key, value in (response.get("usage") or {}).items():
+        if isinstance(value, int):
+            usage[key] = usage.get(key, 0) + value
+    try:
+        message = response["choices"][0]["message"]
+    except (KeyError, IndexError, TypeError):
+        raise AgentError(f"the chat-completions response has no choices[0].message: {snippet(json.dumps(response))}") from None
+    if not isinstance(message, dict):
+        raise AgentError("choices[0].message of the chat-completions response is not an object")
+    return message
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
+
+
+def _parse_tool_call(raw: Any) -> tuple[str, str, dict[str, Any]]:
+    function = raw.get("function") if isinstance(raw, dict) else None
+    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        raise AgentError(f"malformed tool call in the chat-completions response: {snippet(json.dumps(raw))}")
+    arguments = function.get("arguments") or {}
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError:
+            arguments = {"_raw": arguments}
+    if not isinstance(arguments, dict):
+        arguments = {"_value": arguments}
+    return str(raw.get("id", "")), function["name"], arguments
+
+
+def _record(answer: str, calls: list[dict[str, Any]], usage: dict[str, int], turns: int, model: str | None,
+            *, stop: str) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"model": model, "turns": turns, "stop_reason": stop}
+    if usage:
+        metadata["usage"] = usage
+    return {"final_answer": answer, "tool_calls": calls, "metadata": metadata}

@@ -1,0 +1,61 @@
+"""`gate run`: collect trajectories of the selected cases into a JSONL file, for a later `gate eval`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from gate.config import load_config
+from gate.errors import GateError
+from gate.jobs import plan
+from gate.loader import load_cases
+from gate.records import write_trajectories
+from gate.runner.engine import RunOutcome, run_jobs
+from gate.shard import select_shard
+
+EXIT_INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The options of `gate run`."""
+
+    config: str | None = None
+    out: str | None = None
+    shard: tuple[int, int] | None = None
+    cases: str | None = None
+    progress: bool | None = None
+
+
+def summary(outcome: RunOutcome, out: Path) -> str:
+    """The one-line report of a run."""
+    done = len(outcome.trajectories)
+    ok = done - outcome.errors
+    line = (f"{done} trajectories (ok {ok} · err {outcome.errors} · cached {outcome.cache_hits}) "
+            f"from {outcome.calls} agent calls")
+    if outcome.retries:
+        line += f" and {outcome.retries} retries"
+    line += f" → {out}"
+    return f"interrupted: {line}" if outcome.interrupted else line
+
+
+def run_collect(settings: RunSettings) -> int:
+    """Load, select, run and write; returns the exit code (0, or 130 when interrupted)."""
+    config = load_config(settings.config)
+    case_dir = Path(settings.cases) if settings.cases else config.resolve(config.cases.path)
+    case_set = load_cases(case_dir)
+    chosen = case_set.select(config.cases.tags, config.cases.ids)
+    if not chosen:
+        tags = ", ".join(config.cases.tags) or "none"
+        raise GateError(f"no case selected (tags: {tags}; ids: {len(config.cases.ids)} given)", where=str(case_dir))
+    if settings.shard is not None:
+        keep = set(select_shard([c.id for c in chosen], settings.shard))
+        chosen = [c for c in chosen if c.id in keep]
+    jobs = plan(chosen, config.groups, config.repeats)
+    out = Path(settings.out) if settings.out else config.resolve(config.out_dir) / "trajectories.jsonl"
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), progress=settings.progress)
+    write_trajectories(out, outcome.trajectories)
+    click.echo(summary(outcome, out))
+    return EXIT_INTERRUPTED if outcome.interrupted else 0

@@ -1,0 +1,192 @@
+"""The command adapter: one subprocess per call, the request on stdin, one trajectory on stdout."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import sys
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from gate.errors import GateError
+from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_object
+
+STDERR_TAIL = 2000
+"""Characters of the agent's stderr quoted in an error message."""
+
+_PYTHON_NAMES = ("python", "python3")
+_POSIX = os.name == "posix"
+_REAP_S = 5.0
+
+
+class _Overflow(Exception):
+    pass
+
+
+class _Tail:
+    """Keeps the last bytes of a stream, for error messages."""
+
+    def __init__(self, limit: int) -> None:
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+        self._limit = limit
+
+    def add(self, chunk: bytes) -> None:
+        self._chunks.append(chunk)
+        self._size += len(chunk)
+        while self._size - len(self._chunks[0]) >= self._limit:
+            self._size -= len(self._chunks.popleft())
+
+    def text(self) -> str:
+        data = b"".join(self._chunks)[-self._limit :]
+        return data.decode("utf-8", "replace").strip()
+
+
+def resolve_argv(command: tuple[str, ...], root: Path) -> list[str]:
+    """The argv to run: ``python`` means this interpreter; a missing program is a GateError."""
+    if not command:
+        raise GateError("agent.command is empty")
+    program, *rest = command
+    if program in _PYTHON_NAMES:
+        return [sys.executable, *rest]
+    if "/" in program:
+        path = Path(program) if Path(program).is_absolute() else root / program
+        if not path.exists():
+            raise GateError(f"agent.command: program '{program}' not found (relative to {root})")
+        return [str(path), *rest]
+    if shutil.which(program) is None:
+        raise GateError(f"agent.command: program '{program}' not found on PATH")
+    return [program, *rest]
+
+
+class CommandAdapter:
+    """Runs ``command`` (cwd = the config's directory) once per request."""
+
+    name = "command"
+    handles_retries = False
+    cacheable = True
+
+    def __init__(self, command: tuple[str, ...], root: Path, timeout_s: float, output_cap: int = OUTPUT_CAP) -> None:
+        self._command = command
+        self._argv = resolve_argv(command, root)
+        self._root = root
+        self._timeout = timeout_s
+        self._cap = output_cap
+
+    def fingerprint(self, request: dict[str, Any]) -> Any:
+        return list(self._command)
+
+    async def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        data = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        proc = await asyncio.create_subprocess_exec(
+            *self._argv, cwd=self._root,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            start_new_session=_POSIX,  # its own process group: a stop reaches the tools it started too
+        )
+        stderr = _Tail(STDERR_TAIL)
+        try:
+            out = await asyncio.wait_for(self._exchange(proc, data, stderr), self._timeout)
+        except asyncio.TimeoutError:
+            raise AgentError(f"timed out after {self._timeout:g} s{_quote(stderr)}", retryable=True) from None
+        except _Overflow:
+            raise AgentError(
+                f"stdout exceeded the {human_size(self._cap)} cap; the agent was stopped{_quote(stderr)}"
+            ) from None
+        finally:
+            if proc.returncode is None:  # timed out, overflowed or cancelled: never leave it running
+                _kill(proc)
+                await _reap(proc)
+        code = proc.returncode
+        assert code is not None  # the process was awaited
+        if code != 0:
+            how = f"was killed by signal {_signal_name(-code)}" if code < 0 else f"exited with status {code}"
+            raise AgentError(f"the agent {how}{_quote(stderr)}")
+        try:
+            return parse_json_object(out, "the agent's stdout")
+        except AgentError as exc:
+            raise AgentError(f"{exc} (stdout must hold exactly one JSON object; log to stderr){_quote(stderr)}") from None
+
+    async def _exchange(self, proc: asyncio.subprocess.Process, data: bytes, stderr: _Tail) -> bytes:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        feed = asyncio.ensure_future(_feed(proc.stdin, data))
+        read = asyncio.ensure_future(_read_capped(proc.stdout, self._cap))
+        drain = asyncio.ensure_future(_drain(proc.stderr, stderr))
+        tasks = (feed, read, drain)
+        try:
+            await asyncio.gather(*tasks)
+            await proc.wait()
+        except BaseException:
+            for task in tasks:  # gather leaves the others running when one fails
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        return read.result()
+
+    async def aclose(self) -> None:
+        return None
+
+
+async def _feed(stdin: asyncio.StreamWriter, data: bytes) -> None:
+    try:
+        stdin.write(data)
+        await stdin.drain()
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the agent exited without reading its request; its exit status tells why
+    finally:
+        stdin.close()
+
+
+async def _read_capped(stream: asyncio.StreamReader, cap: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := await stream.read(65536):
+        size += len(chunk)
+        if size > cap:
+            raise _Overflow
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _drain(stream: asyncio.StreamReader, tail: _Tail) -> None:
+    while chunk := await stream.read(65536):
+        tail.add(chunk)
+
+
+def _kill(proc: asyncio.subprocess.Process) -> None:
+    try:
+        if _POSIX:
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows
+            proc.kill()
+    except ProcessLookupError:
+        pass
+
+
+async def _discard(stream: asyncio.StreamReader | None) -> None:
+    if stream is not None:
+        while await stream.read(65536):
+            pass
+
+
+async def _reap(proc: asyncio.subprocess.Process) -> None:
+    # wait() returns only once the pipes are closed too, so read what is left in them; a process
+    # that escaped its group and holds a pipe open is given up on after a while.
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(asyncio.gather(_discard(proc.stdout), _discard(proc.stderr), proc.wait()), _REAP_S)
+
+
+def _quote(stderr: _Tail) -> str:
+    text = stderr.text()
+    return f"; stderr: {text}" if text else "; stderr was empty"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)

@@ -1,0 +1,167 @@
+"""Run jobs against the agent: bounded concurrency, retries, the cache, progress and Ctrl-C."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gate.config import AgentConfig
+from gate.jobs import Job, build_request
+from gate.runner.adapters import build_adapter
+from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory
+from gate.runner.cache import Cache, cache_key
+from gate.runner.progress import Progress, auto_enabled
+from gate.runner.retry import RetryPolicy, with_retries
+from gate.trajectory import Trajectory
+
+DEFAULT_BACKOFF_S = 0.5
+"""First retry waits up to this long (full jitter), doubling per attempt."""
+
+Key = tuple[str, str, int]
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What a run produced: one trajectory per finished job, sorted by (case, group, run)."""
+
+    trajectories: list[Trajectory]
+    interrupted: bool
+    """Stopped by Ctrl-C: the trajectories are the jobs that finished before."""
+    calls: int
+    """Jobs sent to the agent (a job counts once, however often it was retried)."""
+    cache_hits: int
+    retries: int = 0
+    """Extra attempts after retryable failures."""
+
+    @property
+    def errors(self) -> int:
+        """Trajectories whose agent call failed."""
+        return sum(1 for t in self.trajectories if t.error is not None)
+
+
+@dataclass
+class _State:
+    finished: dict[Key, Trajectory] = field(default_factory=dict)
+    interrupted: bool = False
+    calls: int = 0
+    cache_hits: int = 0
+    retries: int = 0
+
+    def count_retry(self, error: AgentError, delay: float) -> None:
+        self.retries += 1
+
+    def outcome(self) -> RunOutcome:
+        ordered = [self.finished[k] for k in sorted(self.finished)]
+        return RunOutcome(ordered, self.interrupted, self.calls, self.cache_hits, self.retries)
+
+
+def run_jobs(
+    jobs: list[Job], agent: AgentConfig, *, root: Path, progress: bool | None = None,
+    backoff_base_s: float = DEFAULT_BACKOFF_S, sleep: Callable[[float], Awaitable[None]] | None = None,
+) -> RunOutcome:
+    """Call the agent once per job (cache permitting) and collect the trajectories.
+
+    A failed call becomes a trajectory with ``error`` set, never an exception; Ctrl-C stops the
+    run and keeps what finished (``interrupted``). Bad settings raise GateError before any call.
+    ``backoff_base_s`` and ``sleep`` tune the retry waits (tests make them instant).
+    """
+    state = _State()
+    enabled = auto_enabled() if progress is None else progress
+    policy = RetryPolicy(retries=agent.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
+                         on_retry=state.count_retry)
+    try:
+        asyncio.run(_run(jobs, agent, root, state, policy, enabled))
+    except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
+        state.interrupted = True
+    return state.outcome()
+
+
+async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
+               show: bool) -> None:
+    requests = {job.key: build_request(job) for job in jobs}
+    adapter = build_adapter(agent, root, list(requests.values()), policy)
+    cache = Cache(root / agent.cache) if agent.cache is not False and adapter.cacheable else None
+    progress = Progress(len(jobs), enabled=show)
+    semaphore = asyncio.Semaphore(agent.concurrency)
+
+    async def one(job: Job) -> None:
+        request = requests[job.key]
+        key = cache_key(agent.identity, adapter.name, adapter.fingerprint(request), request) if cache else None
+        if cache is not None and key is not None:
+            hit = cache.get(key)
+            if hit is not None:
+                state.finished[job.key] = hit.model_copy(update={"metadata": {**hit.metadata, "cached": True}})
+                state.cache_hits += 1
+                progress.record(error=False, cached=True)
+                return
+        async with semaphore:
+            state.calls += 1
+            trajectory = await _call(adapter, job.key, request, policy)
+            state.finished[job.key] = trajectory
+            progress.record(error=trajectory.error is not None)
+        if cache is not None and key is not None:
+            cache.put(key, trajectory)
+
+    tasks = [asyncio.ensure_future(one(job)) for job in jobs]
+    restore = _cancel_on_sigint(tasks, state)
+    try:
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        restore()
+        progress.finish()
+        await adapter.aclose()
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+            raise result  # a bug, not an agent failure
+
+
+async def _call(adapter: Adapter, key: Key, request: dict[str, Any], policy: RetryPolicy) -> Trajectory:
+    started = time.monotonic()
+
+    async def attempt() -> dict[str, Any]:
+        nonlocal started
+        started = time.monotonic()  # latency of the answering attempt, not of the backoff waits
+        return await adapter.call(request)
+
+    attempts = 1
+    try:
+        if adapter.handles_retries:
+            data = await attempt()
+        else:
+            data, attempts = await with_retries(attempt, policy)
+        latency = round((time.monotonic() - started) * 1000)
+        trajectory = to_trajectory(data, key)
+    except AgentError as exc:
+        latency = round((time.monotonic() - started) * 1000)
+        return error_trajectory(key, str(exc), {"latency_ms": latency})
+    metadata = {**trajectory.metadata, "latency_ms": latency}
+    if attempts > 1:
+        metadata["attempts"] = attempts
+    return trajectory.model_copy(update={"metadata": metadata})
+
+
+def _cancel_on_sigint(tasks: Sequence[asyncio.Future[None]], state: _State) -> Callable[[], None]:
+    """Ctrl-C cancels the pending jobs (finished ones stay); returns the undo."""
+    loop = asyncio.get_running_loop()
+
+    def interrupt() -> None:
+        state.interrupted = True
+        for task in tasks:
+            task.cancel()
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        return lambda: None
+    try:
+        loop.add_signal_handler(signal.SIGINT, interrupt)
+    except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+        return lambda: None
+
+    def restore() -> None:
+        loop.remove_signal_handler(signal.SIGINT)
+
+    return restore

@@ -1,0 +1,52 @@
+"""HTTP headers from gate.yaml: ${ENV} expanded at call time, values kept out of every message."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+
+from gate.errors import GateError
+from gate.runner.base import AgentError
+
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+REDACTED = "***"
+_SCHEMES = {"bearer", "basic", "token", "digest"}
+
+
+def referenced(headers: Mapping[str, str]) -> dict[str, list[str]]:
+    """The environment variables each header refers to."""
+    return {name: _VAR.findall(value) for name, value in headers.items()}
+
+
+def check_environment(headers: Mapping[str, str], environ: Mapping[str, str] | None = None) -> None:
+    """A GateError, before any call, for a header that names an unset variable."""
+    env = os.environ if environ is None else environ
+    for name, variables in referenced(headers).items():
+        missing = [v for v in variables if v not in env]
+        if missing:
+            raise GateError(f"agent.headers.{name}: environment variable {missing[0]} is not set")
+
+
+def expand(headers: Mapping[str, str], environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Headers with every ${NAME} replaced by the variable's current value."""
+    env = os.environ if environ is None else environ
+
+    def value_of(match: re.Match[str]) -> str:
+        if match.group(1) not in env:
+            raise AgentError(f"header uses ${{{match.group(1)}}}, which is not set")
+        return env[match.group(1)]
+
+    return {name: _VAR.sub(value_of, value) for name, value in headers.items()}
+
+
+def redact(text: str, secrets: Mapping[str, str]) -> str:
+    """``text`` with every header value (and each credential inside it) replaced by ***."""
+    parts: set[str] = set()
+    for value in secrets.values():
+        parts.add(value)
+        # "Bearer sk-…": the token alone may be echoed too; the scheme name is no secret.
+        parts.update(p for p in value.split() if p.lower() not in _SCHEMES)
+    for part in sorted((p for p in parts if len(p) >= 4), key=len, reverse=True):
+        text = text.replace(part, REDACTED)
+    return text

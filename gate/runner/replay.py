@@ -1,0 +1,40 @@
+"""The replay adapter: answers from recorded trajectories, keyed by case, group and run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gate.errors import GateError
+from gate.records import read_trajectories
+from gate.runner.base import AgentError
+from gate.trajectory import Trajectory
+
+
+class ReplayAdapter:
+    """Serves the recorded trajectory of each request; a missing record is an agent error."""
+
+    name = "replay"
+    handles_retries = False
+    cacheable = False  # a lookup costs nothing, and a cache would hide edits to the file
+
+    def __init__(self, path: Path) -> None:
+        if not path.exists():
+            raise GateError("agent.trajectories: replay file not found", where=str(path))
+        self._path = path
+        self._records: dict[tuple[str, str, int], Trajectory] = {
+            (r.case_id, r.group, r.run): r for r in read_trajectories(path)
+        }
+
+    def fingerprint(self, request: dict[str, Any]) -> Any:
+        return str(self._path)
+
+    async def call(self, request: dict[str, Any]) -> dict[str, Any]:
+        key = (request["case_id"], request["group"], request["run"])
+        record = self._records.get(key)
+        if record is None:
+            raise AgentError(f"no recorded trajectory for {key[0]} group {key[1]} run {key[2]} in {self._path}")
+        return record.model_dump(mode="json")
+
+    async def aclose(self) -> None:
+        return None

@@ -1,0 +1,85 @@
+"""A real HTTP server on 127.0.0.1 in a thread, answering with a test-supplied function."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Seen:
+    """One request the server received."""
+
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    raw: bytes | None = None
+
+
+Handler = Callable[[Seen, int], Reply]
+"""(request, 0-based index of the request) → reply."""
+
+
+class Server:
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.seen: list[Seen] = []
+        self.lock = threading.Lock()
+        self.release = threading.Event()  # slow handlers wait on it; set at shutdown
+        self.url = ""
+
+
+@contextmanager
+def serve(handler: Handler) -> Iterator[Server]:
+    """Run ``handler`` behind a loopback HTTP server for the duration of the block."""
+    state = Server(handler)
+
+    class _Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            raw = self.rfile.read(length)
+            seen = Seen(self.path, {k.lower(): v for k, v in self.headers.items()}, json.loads(raw or b"null"))
+            with state.lock:
+                index = len(state.seen)
+                state.seen.append(seen)
+            reply = state.handler(seen, index)
+            data = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
+            try:
+                self.send_response(reply.status)
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a timeout test)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.daemon_threads = True
+    server.block_on_close = False  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        yield state
+    finally:
+        state.release.set()
+        server.shutdown()
+        server.server_close()
+        thread.join()

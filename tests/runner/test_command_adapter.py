@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gate.errors import GateError
+from gate.runner import run_jobs
+
+from .conftest import agent, command_agent, jobs_of
+
+
+def test_request_on_stdin_and_trajectory_from_stdout(tmp_path: Path) -> None:
+    intercepts = [{"tool": "search", "result": "{\"n\": 1}"}]
+    outcome = run_jobs(jobs_of("ok-1", groups=("A", "B"), intercepts=intercepts, skills=("s",)),
+                       command_agent(), root=tmp_path, progress=False)
+    assert [(t.case_id, t.group, t.run) for t in outcome.trajectories] == [("ok-1", "A", 0), ("ok-1", "B", 0)]
+    a, b = outcome.trajectories
+    assert a.error is None and a.final_answer == "answer of ok-1/A/0"
+    assert a.tool_calls[0].name == "search" and a.tool_calls[0].result == "{\"n\": 1}"
+    sent = b.metadata["request"]
+    assert sent["skill_enabled"] is True and sent["active_skills"] == ["s"]
+    assert sent["messages"] == [{"role": "user", "content": "question of ok-1"}]
+    assert isinstance(a.metadata["latency_ms"], int)
+    assert outcome.calls == 2 and outcome.cache_hits == 0 and not outcome.interrupted
+
+
+def test_non_zero_exit_is_an_agent_error_with_the_stderr_tail(tmp_path: Path) -> None:
+    outcome = run_jobs(jobs_of("crash-1"), command_agent(retries=2), root=tmp_path, progress=False)
+    (record,) = outcome.trajectories
+    assert record.error == "the agent exited with status 3; stderr: Traceback: something broke in the agent"
+    assert outcome.retries == 0  # not a transient failure
+
+
+def test_garbage_json_names_what_was_written(tmp_path: Path) -> None:
+    (record,) = run_jobs(jobs_of("garbage-1"), command_agent(), root=tmp_path, progress=False).trajectories
+    assert record.error is not None
+    assert record.error.startswith("the agent's stdout is not valid JSON (Expecting value at line 1 column 1): "
+                                   "thinking… {not json (stdout must hold exactly one JSON object")
+
+
+def test_a_json_value_other_than_an_object_is_refused(tmp_path: Path) -> None:
+    (record,) = run_jobs(jobs_of("list-1"), command_agent(), root=tmp_path, progress=False).trajectories
+    assert record.error is not None
+    assert record.error.startswith("the agent's stdout must be a JSON object (a trajectory), got list")
+
+
+def test_missing_fields_are_an_agent_error(tmp_path: Path) -> None:
+    (record,) = run_jobs(jobs_of("missing-1"), command_agent(), root=tmp_path, progress=False).trajectories
+    assert record.error == "the trajectory has neither 'final_answer' nor 'messages' (keys: thoughts)"
+
+
+def test_huge_output_is_capped_and_the_agent_stopped(tmp_path: Path) -> None:
+    (record,) = run_jobs(jobs_of("huge-1"), command_agent(), root=tmp_path, progress=False).trajectories
+    assert record.error is not None
+    assert record.error.startswith("stdout exceeded the 10 MB cap; the agent was stopped")
+
+
+def test_timeout_kills_the_agent_and_quotes_its_stderr(tmp_path: Path) -> None:
+    outcome = run_jobs(jobs_of("slow-1"), command_agent(timeout_s=0.5, retries=0), root=tmp_path, progress=False)
+    (record,) = outcome.trajectories
+    assert record.error == "timed out after 0.5 s; stderr: started, now waiting"
+
+
+def test_mismatched_keys_are_forced_and_recorded(tmp_path: Path) -> None:
+    (record,) = run_jobs(jobs_of("wrongkey-1"), command_agent(), root=tmp_path, progress=False).trajectories
+    assert (record.case_id, record.group, record.run) == ("wrongkey-1", "A", 0)
+    assert record.metadata["key_mismatch"] == {"case_id": "someone-else", "run": 7}
+
+
+def test_python_means_this_interpreter_and_cwd_is_the_root(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(
+        "import json, os, sys\nreq = json.load(sys.stdin)\n"
+        "print(json.dumps({'final_answer': os.getcwd()}))\n", encoding="utf-8")
+    config = agent(adapter="command", command=["python", "agent.py"])
+    (record,) = run_jobs(jobs_of("ok-1"), config, root=tmp_path, progress=False).trajectories
+    assert record.final_answer == str(tmp_path)
+
+
+def test_a_missing_program_is_a_gate_error_before_any_call(tmp_path: Path) -> None:
+    with pytest.raises(GateError) as info:
+        run_jobs(jobs_of("ok-1"), agent(adapter="command", command=["no-such-agent-x"]), root=tmp_path)
+    assert str(info.value) == "agent.command: program 'no-such-agent-x' not found on PATH"
+    with pytest.raises(GateError) as info:
+        run_jobs(jobs_of("ok-1"), agent(adapter="command", command=["bin/agent"]), root=tmp_path)
+    assert str(info.value) == f"agent.command: program 'bin/agent' not found (relative to {tmp_path})"

@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gate.runner import run_jobs
+from gate.runner.cache import cache_key
+from gate.runner.progress import Progress, auto_enabled
+
+from .conftest import agent, jobs_of
+
+COUNTING_AGENT = """
+import json, pathlib
+def run(request):
+    log = pathlib.Path(__file__).with_suffix(".calls")
+    with log.open("a") as handle:
+        handle.write(request["case_id"] + "\\n")
+    if request["case_id"].startswith("bad"):
+        raise RuntimeError("no answer")
+    return {"final_answer": "answer " + request["case_id"]}
+"""
+
+
+def _calls(tmp_path: Path, name: str) -> list[str]:
+    log = tmp_path / f"{name}.calls"
+    return log.read_text().split() if log.exists() else []
+
+
+def test_cache_hit_makes_no_call_and_failures_are_not_cached(
+    tmp_path: Path, agent_module: Callable[[str], str],
+) -> None:
+    name = agent_module(COUNTING_AGENT)
+    config = agent(adapter="python", function=f"{name}:run", cache=".gate-cache", identity="v1")
+    jobs = jobs_of("c1", "c2", "bad1", groups=("A", "B"))
+    first = run_jobs(jobs, config, root=tmp_path, progress=False)
+    assert (first.calls, first.cache_hits, first.errors) == (6, 0, 2)
+    assert len(list((tmp_path / ".gate-cache").rglob("*.json"))) == 4  # errors are not stored
+
+    second = run_jobs(jobs, config, root=tmp_path, progress=False)
+    assert (second.calls, second.cache_hits) == (2, 4)  # only the failed jobs are called again
+    assert _calls(tmp_path, name).count("c1") == 2  # once per group, the first time only
+    hit = next(t for t in second.trajectories if t.case_id == "c1")
+    assert hit.final_answer == "answer c1" and hit.metadata["cached"] is True
+
+    changed = run_jobs(jobs_of("c1"), config.model_copy(update={"identity": "v2"}), root=tmp_path, progress=False)
+    assert (changed.calls, changed.cache_hits) == (1, 0)  # a new agent identity misses
+
+
+def test_unchanged_rerun_makes_zero_calls(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module(COUNTING_AGENT)
+    config = agent(adapter="python", function=f"{name}:run", cache=str(tmp_path / "abs-cache"))
+    jobs = jobs_of("c1", "c2", groups=("A", "B"))
+    first = run_jobs(jobs, config, root=tmp_path, progress=False)
+    second = run_jobs(jobs, config, root=tmp_path, progress=False)
+    assert (second.calls, second.cache_hits) == (0, 4)
+    assert [t.final_answer for t in second.trajectories] == [t.final_answer for t in first.trajectories]
+
+
+def test_a_corrupt_cache_entry_is_a_miss(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module(COUNTING_AGENT)
+    config = agent(adapter="python", function=f"{name}:run", cache="cache")
+    run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    (entry,) = (tmp_path / "cache").rglob("*.json")
+    entry.write_text("{truncated", encoding="utf-8")
+    again = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    assert (again.calls, again.cache_hits) == (1, 0) and again.trajectories[0].final_answer == "answer c1"
+    assert json.loads(entry.read_text())["final_answer"] == "answer c1"  # rewritten
+
+
+def test_cache_key_is_canonical_and_covers_every_part() -> None:
+    request = {"case_id": "c1", "group": "A", "run": 0, "messages": [{"role": "user", "content": "hi"}]}
+    reordered = dict(reversed(list(request.items())))
+    base = cache_key("v1", "command", ["python", "a.py"], request)
+    assert base == cache_key("v1", "command", ["python", "a.py"], reordered)
+    assert len({base, cache_key("v2", "command", ["python", "a.py"], request),
+                cache_key("v1", "http", ["python", "a.py"], request),
+                cache_key("v1", "command", ["python", "b.py"], request),
+                cache_key("v1", "command", ["python", "a.py"], {**request, "run": 1})}) == 5
+
+
+INFLIGHT_AGENT = """
+import asyncio
+state = {"now": 0, "peak": 0}
+async def run(request):
+    state["now"] += 1
+    state["peak"] = max(state["peak"], state["now"])
+    for _ in range(3):
+        await asyncio.sleep(0)
+    state["now"] -= 1
+    return {"final_answer": str(state["peak"])}
+"""
+
+
+def test_concurrency_bound_with_an_async_agent(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module(INFLIGHT_AGENT)
+    outcome = run_jobs(jobs_of(*[f"c{n:02d}" for n in range(10)], groups=("A", "B")),
+                       agent(adapter="python", function=f"{name}:run", concurrency=4), root=tmp_path, progress=False)
+    peaks = [int(t.final_answer) for t in outcome.trajectories]
+    assert max(peaks) == 4  # all slots used, never more
+
+
+STOPPING_AGENT = """
+import asyncio, os, signal
+async def run(request):
+    if request["case_id"] == "zz-stop":
+        os.kill(os.getpid(), signal.SIGINT)  # as if Ctrl-C were pressed now
+        await asyncio.sleep(30)
+    return {"final_answer": "done " + request["case_id"]}
+"""
+
+
+def test_ctrl_c_keeps_finished_results(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module(STOPPING_AGENT)
+    jobs = jobs_of("a1", "a2", "zz-stop", "zz-stop2")
+    # concurrency 1: the jobs run in key order, so a1 and a2 are done when zz-stop interrupts
+    outcome = run_jobs(jobs, agent(adapter="python", function=f"{name}:run", concurrency=1),
+                       root=tmp_path, progress=False)
+    assert outcome.interrupted
+    assert [t.case_id for t in outcome.trajectories] == ["a1", "a2"]
+    assert all(t.error is None for t in outcome.trajectories)
+
+
+def test_progress_line() -> None:
+    stream = io.StringIO()
+    progress = Progress(4, enabled=True, stream=stream)
+    progress.record(error=False)
+    progress.record(error=True)
+    progress.record(error=False, cached=True)
+    progress.finish()
+    frames = stream.getvalue().split("\r\x1b[2K")
+    assert frames[-1] == "[3/4] ok 1 · err 1 · cached 1\n"
+    assert frames[1] == "[1/4] ok 1 · err 0 · cached 0"
+
+
+def test_progress_is_silent_when_disabled() -> None:
+    stream = io.StringIO()
+    progress = Progress(1, enabled=False, stream=stream)
+    progress.record(error=False)
+    progress.finish()
+    assert stream.getvalue() == ""
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_auto_is_on_for_a_terminal_outside_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    assert auto_enabled(_Tty()) is True
+    assert auto_enabled(io.StringIO()) is False
+    monkeypatch.setenv("CI", "true")
+    assert auto_enabled(_Tty()) is False

@@ -1,0 +1,152 @@
+from __future__ import annotations
+
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from gate.errors import GateError
+from gate.runner import run_jobs
+
+from .conftest import Sleeps, agent, jobs_of
+from .loopback import Reply, Seen, serve
+
+
+def _answer(seen: Seen) -> dict[str, object]:
+    return {"case_id": seen.body["case_id"], "group": seen.body["group"], "run": seen.body["run"],
+            "final_answer": f"answer of {seen.body['case_id']}"}
+
+
+def test_posts_the_request_and_reads_the_trajectory(tmp_path: Path) -> None:
+    with serve(lambda seen, i: Reply(body=_answer(seen))) as server:
+        outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url + "/run"),
+                           root=tmp_path, progress=False)
+    assert [t.final_answer for t in outcome.trajectories] == ["answer of c1", "answer of c2"]
+    assert sorted(s.body["case_id"] for s in server.seen) == ["c1", "c2"]
+    assert {s.path for s in server.seen} == {"/run"}
+    assert server.seen[0].body["messages"][0]["role"] == "user"
+
+
+def test_429_then_200_honours_retry_after(tmp_path: Path, sleeps: Sleeps) -> None:
+    def handler(seen: Seen, index: int) -> Reply:
+        if index == 0:
+            return Reply(429, {"error": "slow down"}, headers={"Retry-After": "7"})
+        return Reply(body=_answer(seen))
+
+    with serve(handler) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
+                           root=tmp_path, progress=False, sleep=sleeps)
+    (record,) = outcome.trajectories
+    assert record.error is None and record.final_answer == "answer of c1"
+    assert sleeps.delays == [7.0]
+    assert record.metadata["attempts"] == 2
+    assert outcome.calls == 1 and outcome.retries == 1 and len(server.seen) == 2
+
+
+def test_5xx_exhaustion_is_an_error_trajectory_after_backoff(tmp_path: Path, sleeps: Sleeps) -> None:
+    with serve(lambda seen, i: Reply(503, {"error": "overloaded"})) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=2),
+                           root=tmp_path, progress=False, sleep=sleeps, backoff_base_s=0.25)
+    (record,) = outcome.trajectories
+    assert record.error == f'HTTP 503 from {server.url}: {{"error": "overloaded"}} (after 3 attempts)'
+    assert len(server.seen) == 3
+    # full jitter: each wait is within [0, base · 2^(n-1)]
+    assert len(sleeps.delays) == 2
+    assert 0 <= sleeps.delays[0] <= 0.25 and 0 <= sleeps.delays[1] <= 0.5
+
+
+def test_other_4xx_is_never_retried(tmp_path: Path, sleeps: Sleeps) -> None:
+    with serve(lambda seen, i: Reply(422, {"detail": "bad request"})) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
+                           root=tmp_path, progress=False, sleep=sleeps)
+    assert outcome.trajectories[0].error == f'HTTP 422 from {server.url}: {{"detail": "bad request"}}'
+    assert len(server.seen) == 1 and sleeps.delays == []
+
+
+def test_connection_refused_is_retried_then_recorded(tmp_path: Path, sleeps: Sleeps) -> None:
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=f"http://127.0.0.1:{port}/", retries=1),
+                       root=tmp_path, progress=False, sleep=sleeps)
+    error = outcome.trajectories[0].error
+    assert error is not None
+    assert error.startswith(f"connection failed to http://127.0.0.1:{port}/: ")
+    assert error.endswith("(after 2 attempts)") and len(sleeps.delays) == 1
+
+
+def test_timeout_is_an_error_trajectory(tmp_path: Path) -> None:
+    def handler(seen: Seen, index: int) -> Reply:
+        server.release.wait(10)
+        return Reply(body=_answer(seen))
+
+    with serve(handler) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, timeout_s=0.3, retries=0),
+                           root=tmp_path, progress=False)
+    assert outcome.trajectories[0].error == f"timed out after 0.3 s (ReadTimeout) at {server.url}"
+
+
+def test_garbage_body_is_an_agent_error(tmp_path: Path) -> None:
+    with serve(lambda seen, i: Reply(raw=b"<html>oops</html>")) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), root=tmp_path, progress=False)
+    assert outcome.trajectories[0].error == (
+        "the HTTP 200 response body is not valid JSON (Expecting value at line 1 column 1): <html>oops</html>")
+
+
+def test_huge_body_is_capped(tmp_path: Path) -> None:
+    big = b'{"final_answer": "' + b"x" * (10 * 1024 * 1024) + b'"}'
+    with serve(lambda seen, i: Reply(raw=big)) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), root=tmp_path, progress=False)
+    assert outcome.trajectories[0].error == f"the response body from {server.url} exceeded the 10 MB cap"
+
+
+def test_headers_expand_env_at_call_time_and_never_leak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GATE_TEST_TOKEN", "tok-5ecret-value")
+    headers = {"Authorization": "Bearer ${GATE_TEST_TOKEN}", "X-Team": "qa-${GATE_TEST_TOKEN}"}
+
+    def handler(seen: Seen, index: int) -> Reply:  # a server that echoes credentials in its error
+        return Reply(500, {"echo": seen.headers["authorization"], "team": seen.headers["x-team"]})
+
+    with serve(handler) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, headers=headers, retries=0),
+                           root=tmp_path, progress=False)
+    assert server.seen[0].headers["authorization"] == "Bearer tok-5ecret-value"
+    assert server.seen[0].headers["x-team"] == "qa-tok-5ecret-value"
+    error = outcome.trajectories[0].error
+    assert error == f'HTTP 500 from {server.url}: {{"echo": "***", "team": "***"}}'
+
+
+def test_an_unset_header_variable_is_a_gate_error_before_any_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("GATE_TEST_UNSET", raising=False)
+    config = agent(adapter="http", url="http://127.0.0.1:9/", headers={"X-Key": "${GATE_TEST_UNSET}"})
+    with serve(lambda seen, i: Reply(body=_answer(seen))) as server, pytest.raises(GateError) as info:
+        run_jobs(jobs_of("c1"), config.model_copy(update={"url": server.url}), root=tmp_path, progress=False)
+    assert str(info.value) == "agent.headers.X-Key: environment variable GATE_TEST_UNSET is not set"
+    assert server.seen == []
+
+
+def test_concurrency_bound_is_respected(tmp_path: Path) -> None:
+    limit = 3
+    barrier = threading.Barrier(limit, timeout=10)  # passes only when `limit` calls are in flight at once
+    lock = threading.Lock()
+    in_flight = peak = 0
+
+    def handler(seen: Seen, index: int) -> Reply:
+        nonlocal in_flight, peak
+        with lock:
+            in_flight += 1
+            peak = max(peak, in_flight)
+        barrier.wait()
+        with lock:
+            in_flight -= 1
+        return Reply(body=_answer(seen))
+
+    ids = [f"c{n:02d}" for n in range(12)]
+    with serve(handler) as server:
+        outcome = run_jobs(jobs_of(*ids), agent(adapter="http", url=server.url, concurrency=limit),
+                           root=tmp_path, progress=False)
+    assert [t.error for t in outcome.trajectories] == [None] * 12
+    assert peak == limit

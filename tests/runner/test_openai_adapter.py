@@ -1,0 +1,147 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gate.errors import GateError
+from gate.runner import run_jobs
+from gate.runner.chat import endpoint_url
+
+from .conftest import Sleeps, agent, jobs_of
+from .loopback import Reply, Seen, serve
+
+INTERCEPTS = [{"tool": "search_restaurants", "result": "{\"results\": [\"海鲜大排档\"]}"},
+              {"tool": "get_weather", "result": "timeout", "is_error": True}]
+
+
+def _completion(message: dict[str, Any]) -> dict[str, Any]:
+    return {"choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5}}
+
+
+def _tool_call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def chat_server(seen: Seen, index: int) -> Reply:
+    """Calls three tools on the first turn (one unknown), then answers with what the tools said."""
+    tool_messages = [m for m in seen.body["messages"] if m["role"] == "tool"]
+    if not tool_messages:
+        return Reply(body=_completion({"content": None, "tool_calls": [
+            _tool_call("call_1", "search_restaurants", json.dumps({"city": "三亚"})),
+            _tool_call("call_2", "book_table", "{}"),
+            _tool_call("call_3", "get_weather", "not json"),
+        ]}))
+    return Reply(body=_completion({"content": " | ".join(m["content"] for m in tool_messages)}))
+
+
+def _openai(url: str, **settings: Any) -> Any:
+    return agent(adapter="openai", url=url, model="test-model", api_key_env="GATE_TEST_KEY", **settings)
+
+
+@pytest.fixture
+def skills(tmp_path: Path) -> Path:
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skills" / "dining.md").write_text("# Dining skill\nRecommend exactly what is asked.\n",
+                                                   encoding="utf-8")
+    return tmp_path
+
+
+def test_tool_loop_answers_from_intercepts(skills: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GATE_TEST_KEY", "sk-test-123456")
+    jobs = jobs_of("c1", groups=("A", "B"), intercepts=INTERCEPTS, skills=("dining",))
+    with serve(chat_server) as server:
+        outcome = run_jobs(jobs, _openai(server.url + "/v1", temperature=0.3, seed=42), root=skills, progress=False)
+    a, b = outcome.trajectories
+    assert a.error is None and b.error is None
+    assert [c.name for c in b.tool_calls] == ["search_restaurants", "book_table", "get_weather"]
+    search, unknown, weather = b.tool_calls
+    assert search.args == {"city": "三亚"} and search.result == "{\"results\": [\"海鲜大排档\"]}"
+    assert not search.is_error
+    assert unknown.is_error
+    assert unknown.result == "error: unknown tool 'book_table'; available tools: get_weather, search_restaurants"
+    assert weather.is_error and weather.result == "timeout" and weather.args == {"_raw": "not json"}
+    assert b.final_answer == f"{search.result} | {unknown.result} | timeout"
+    assert b.metadata["turns"] == 2 and b.metadata["stop_reason"] == "answer"
+    assert b.metadata["usage"] == {"prompt_tokens": 20, "completion_tokens": 10}
+
+    first_turns = [s for s in server.seen if not any(m["role"] == "tool" for m in s.body["messages"])]
+    (request_b,) = [s for s in first_turns if s.body["messages"][0]["role"] == "system"]
+    (request_a,) = [s for s in first_turns if s is not request_b]
+    assert {s.path for s in server.seen} == {"/v1/chat/completions"}
+    assert request_a.body["messages"] == [{"role": "user", "content": "question of c1"}]  # group A: no skills
+    assert request_b.body["messages"][0] == {"role": "system",
+                                             "content": "# Dining skill\nRecommend exactly what is asked."}
+    assert [t["function"]["name"] for t in request_b.body["tools"]] == ["search_restaurants", "get_weather"]
+    assert request_b.body["tools"][0]["function"]["parameters"]["additionalProperties"] is True
+    assert (request_b.body["model"], request_b.body["temperature"], request_b.body["seed"]) == ("test-model", 0.3, 42)
+    assert request_b.headers["authorization"] == "Bearer sk-test-123456"
+    second = next(s for s in server.seen if s.body["messages"][0]["role"] == "system"
+                  and any(m["role"] == "tool" for m in s.body["messages"]))
+    assert [m["tool_call_id"] for m in second.body["messages"] if m["role"] == "tool"] == ["call_1", "call_2", "call_3"]
+
+
+def test_max_turns_stops_a_tool_loop(skills: Path) -> None:
+    def loop_forever(seen: Seen, index: int) -> Reply:
+        return Reply(body=_completion({"content": f"turn {index}",
+                                       "tool_calls": [_tool_call(f"c{index}", "search_restaurants", "{}")]}))
+
+    with serve(loop_forever) as server:
+        (record,) = run_jobs(jobs_of("c1", intercepts=INTERCEPTS), _openai(server.url, max_turns=3),
+                             root=skills, progress=False).trajectories
+    assert len(server.seen) == 3 and len(record.tool_calls) == 3
+    assert record.metadata["stop_reason"] == "max_turns" and record.final_answer == "turn 2"
+
+
+def test_each_request_is_retried_and_the_key_never_printed(
+    skills: Path, monkeypatch: pytest.MonkeyPatch, sleeps: Sleeps,
+) -> None:
+    monkeypatch.setenv("GATE_TEST_KEY", "sk-test-123456")
+
+    def flaky(seen: Seen, index: int) -> Reply:
+        if index == 0:
+            return Reply(429, {"error": "rate limited"}, headers={"Retry-After": "2"})
+        if index == 2:
+            return Reply(401, {"error": f"bad key {seen.headers['authorization']}"})
+        return chat_server(seen, index)
+
+    with serve(flaky) as server:
+        outcome = run_jobs(jobs_of("c1", intercepts=INTERCEPTS), _openai(server.url), root=skills,
+                           progress=False, sleep=sleeps)
+    (record,) = outcome.trajectories
+    assert sleeps.delays == [2.0] and outcome.retries == 1
+    assert record.error == (f'HTTP 401 from {server.url}/chat/completions: {{"error": "bad key ***"}}'
+                            " (is $GATE_TEST_KEY set and valid?)")
+
+
+def test_a_missing_skill_file_is_a_gate_error_before_any_call(skills: Path) -> None:
+    with serve(chat_server) as server, pytest.raises(GateError) as info:
+        run_jobs(jobs_of("c1", groups=("A", "B"), skills=("dining", "packing")), _openai(server.url),
+                 root=skills, progress=False)
+    assert str(info.value) == ("skill file not found for active skill 'packing' (case c1, group B): "
+                               f"expected {skills / 'skills' / 'packing.md'}")
+    assert server.seen == []
+
+
+def test_model_is_required(skills: Path) -> None:
+    with pytest.raises(GateError) as info:
+        run_jobs(jobs_of("c1"), agent(adapter="openai", url="http://127.0.0.1:9"), root=skills, progress=False)
+    assert str(info.value) == "agent.model is required by the openai adapter"
+
+
+def test_a_response_without_a_message_is_an_agent_error(skills: Path) -> None:
+    with serve(lambda seen, i: Reply(body={"choices": []})) as server:
+        (record,) = run_jobs(jobs_of("c1"), _openai(server.url), root=skills, progress=False).trajectories
+    assert record.error == 'the chat-completions response has no choices[0].message: {"choices": []}'
+
+
+@pytest.mark.parametrize(("url", "endpoint"), [
+    ("http://h/v1", "http://h/v1/chat/completions"),
+    ("http://h/v1/", "http://h/v1/chat/completions"),
+    ("http://h/v1/chat/completions", "http://h/v1/chat/completions"),
+])
+def test_url_is_a_base_or_the_endpoint(url: str, endpoint: str) -> None:
+    assert endpoint_url(url) == endpoint

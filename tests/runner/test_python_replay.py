@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gate.errors import GateError
+from gate.runner import run_jobs
+
+from .conftest import Sleeps, agent, jobs_of
+
+SYNC_AGENT = """
+import threading
+def run(request):
+    request["messages"].clear()  # mutating the argument must not matter
+    return {"final_answer": "sync " + request["case_id"], "metadata": {"thread": threading.current_thread().name}}
+"""
+
+ASYNC_AGENT = """
+import asyncio
+async def run(request):
+    await asyncio.sleep(0)
+    return {"final_answer": "async " + request["case_id"], "tool_calls": [{"name": "t", "args": {"a": 1}}]}
+"""
+
+
+def test_sync_function_runs_in_a_worker_thread(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module(SYNC_AGENT)
+    outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run"),
+                       root=tmp_path, progress=False)
+    assert [t.final_answer for t in outcome.trajectories] == ["sync c1", "sync c2"]
+    assert all(t.metadata["thread"].startswith("gate-agent") for t in outcome.trajectories)
+
+
+def test_async_function_is_awaited(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module(ASYNC_AGENT)
+    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run"),
+                         root=tmp_path, progress=False).trajectories
+    assert record.final_answer == "async c1"
+    assert record.tool_calls[0].name == "t" and record.tool_calls[0].args == {"a": 1}
+
+
+def test_an_exception_is_an_agent_error(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module("def run(request):\n    raise ValueError('model refused')\n")
+    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run", retries=3),
+                         root=tmp_path, progress=False).trajectories
+    assert record.error == f"{name}:run raised ValueError: model refused"
+
+
+def test_a_connection_error_is_retried(tmp_path: Path, agent_module: Callable[[str], str], sleeps: Sleeps) -> None:
+    name = agent_module(
+        "calls = []\n"
+        "def run(request):\n"
+        "    calls.append(1)\n"
+        "    if len(calls) < 3:\n"
+        "        raise ConnectionError('reset by peer')\n"
+        "    return {'final_answer': 'third time lucky'}\n")
+    outcome = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run", retries=3),
+                       root=tmp_path, progress=False, sleep=sleeps)
+    assert outcome.trajectories[0].final_answer == "third time lucky"
+    assert outcome.retries == 2 and len(sleeps.delays) == 2
+
+
+def test_async_timeout(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module("import asyncio\nasync def run(request):\n    await asyncio.sleep(30)\n")
+    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run", timeout_s=0.2, retries=0),
+                         root=tmp_path, progress=False).trajectories
+    assert record.error == "timed out after 0.2 s"
+
+
+def test_a_non_dict_result_is_an_agent_error(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module("def run(request):\n    return 'just text'\n")
+    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run"),
+                         root=tmp_path, progress=False).trajectories
+    assert record.error == f"{name}:run returned str, expected a trajectory dict"
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("nocolon", "agent.function must look like 'module:function', got 'nocolon'"),
+    ("no_such_module_xyz:run", "agent.function: cannot import 'no_such_module_xyz': No module named"),
+    ("json:no_such_function", "agent.function: 'json' has no attribute 'no_such_function'"),
+])
+def test_a_bad_function_is_a_gate_error(tmp_path: Path, spec: str, message: str) -> None:
+    with pytest.raises(GateError) as info:
+        run_jobs(jobs_of("c1"), agent(adapter="python", function=spec), root=tmp_path, progress=False)
+    assert str(info.value).startswith(message)
+
+
+def _record(case_id: str, group: str, run: int, answer: str) -> str:
+    return json.dumps({"case_id": case_id, "group": group, "run": run, "final_answer": answer,
+                       "metadata": {"latency_ms": 5}})
+
+
+def test_replay_answers_from_the_recorded_file(tmp_path: Path) -> None:
+    (tmp_path / "rec.jsonl").write_text(_record("c1", "A", 0, "recorded A") + "\n"
+                                        + _record("c1", "B", 0, "recorded B") + "\n", encoding="utf-8")
+    outcome = run_jobs(jobs_of("c1", "c2", groups=("A", "B")),
+                       agent(adapter="replay", trajectories="rec.jsonl", cache=".cache"),
+                       root=tmp_path, progress=False)
+    by_key = {(t.case_id, t.group): t for t in outcome.trajectories}
+    assert by_key["c1", "A"].final_answer == "recorded A" and by_key["c1", "B"].final_answer == "recorded B"
+    assert by_key["c2", "A"].error == f"no recorded trajectory for c2 group A run 0 in {tmp_path / 'rec.jsonl'}"
+    assert not (tmp_path / ".cache").exists()  # replay is never cached
+
+
+def test_replay_file_missing_is_a_gate_error(tmp_path: Path) -> None:
+    with pytest.raises(GateError, match="replay file not found"):
+        run_jobs(jobs_of("c1"), agent(adapter="replay", trajectories="nope.jsonl"), root=tmp_path)
