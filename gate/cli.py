@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from gate.errors import EXIT_INTERNAL, EXIT_UNUSABLE, GateError
+from gate.errors import EXIT_INTERNAL, GateError
 
 
 class _Group(click.Group):
@@ -28,7 +28,7 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("gate: interrupted", err=True)
             sys.exit(130)
-        except Exception:  # noqa: BLE001 - a bug: keep the traceback for the report, exit 3
+        except Exception:
             text = traceback.format_exc()
             crash = Path("gate-crash.txt")
             try:
@@ -91,6 +91,88 @@ def validate_command(cases_dir: str) -> None:
     click.echo(f"{total} cases valid; {examples} examples judged as their cases say")
 
 
+@main.command("check")
+@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
+@click.option("--baseline", "baseline_path", default=None, help="Baseline file (default: from gate.yaml).")
+@click.option("--out-dir", default=None, help="Report directory (default: from gate.yaml, gate-results).")
+@click.option("--shard", default=None, help="Run only shard K of N (K/N); merge with `gate merge`.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "red-line"]), default=None,
+              help="Lowest finding level that fails the gate (default: from gate.yaml, error).")
+def check_command(config_path: str | None, baseline_path: str | None, out_dir: str | None,
+                  shard: str | None, fail_on: str | None) -> None:
+    """Run the agent on the selected cases, judge, compare with the baseline, enforce, report.
+
+    Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error.
+    """
+    from gate.check import CheckSettings, exit_code, run_check
+    from gate.config import load_config
+    from gate.report.terminal import summary
+    from gate.shard import parse_shard
+
+    config = load_config(config_path)
+    settings = CheckSettings(
+        config=config,
+        baseline=Path(baseline_path) if baseline_path else config.resolve(config.baseline),
+        out_dir=Path(out_dir) if out_dir else config.resolve(config.out_dir),
+        shard=parse_shard(shard) if shard else None,
+        fail_on=fail_on or config.fail_on,
+    )
+    report, paths = run_check(settings)
+    click.echo(summary(report, paths))
+    sys.exit(exit_code(report))
+
+
+@main.group("baseline")
+def baseline_group() -> None:
+    """Manage the committed baseline."""
+
+
+@baseline_group.command("update")
+@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
+@click.option("--results", "results_path", default=None, help="results.json to record (default: <out_dir>/results.json).")
+@click.option("--out", "out_path", default=None, help="Baseline file to write (default: from gate.yaml).")
+def baseline_update_command(config_path: str | None, results_path: str | None, out_path: str | None) -> None:
+    """Write the baseline from the latest results (atomically)."""
+    from gate import baseline
+    from gate.config import load_config
+    from gate.merge import read_results
+
+    config = load_config(config_path)
+    source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
+    document = read_results(source)
+    if document.get("shard"):
+        raise GateError("these are one shard's results; merge the shards first (`gate merge`)", where=str(source))
+    target = Path(out_path) if out_path else config.resolve(config.baseline)
+    baseline.write(target, baseline.from_results(document))
+    click.echo(f"baseline written to {target} ({len(document.get('results', []))} runs)")
+
+
+@main.command("merge")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
+@click.option("--baseline", "baseline_path", default=None, help="Baseline file (default: from gate.yaml).")
+@click.option("--out-dir", default=None, help="Report directory (default: from gate.yaml).")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "red-line"]), default=None)
+def merge_command(files: tuple[str, ...], config_path: str | None, baseline_path: str | None,
+                  out_dir: str | None, fail_on: str | None) -> None:
+    """Merge shard results (results.json files) into one result set and one report."""
+    from gate.check import CheckSettings, exit_code
+    from gate.config import load_config
+    from gate.merge import merge_shards
+    from gate.report.terminal import summary
+
+    config = load_config(config_path)
+    settings = CheckSettings(
+        config=config,
+        baseline=Path(baseline_path) if baseline_path else config.resolve(config.baseline),
+        out_dir=Path(out_dir) if out_dir else config.resolve(config.out_dir),
+        fail_on=fail_on or config.fail_on,
+    )
+    report, paths = merge_shards([Path(f) for f in files], settings)
+    click.echo(summary(report, paths))
+    sys.exit(exit_code(report))
+
+
 @main.command("checkers")
 @click.option("--markdown", is_flag=True, help="Print the README's checker table.")
 def checkers_command(markdown: bool) -> None:
@@ -98,6 +180,53 @@ def checkers_command(markdown: bool) -> None:
     from gate.docs import checker_table
 
     click.echo(checker_table(markdown=markdown))
+
+
+@main.command("comment")
+@click.option("--body-file", default=None, help="Markdown to post (default: gate-results/comment.md).")
+@click.option("--pr", type=click.IntRange(min=1), default=None,
+              help="Pull request number (default: from the event in GITHUB_EVENT_PATH).")
+@click.option("--author", default="github-actions[bot]", show_default=True,
+              help="Login whose marked comment is updated; another login's copy of the marker is ignored.")
+@click.option("--head-sha", default=None,
+              help="Post only while the pull request's head is this commit (for workflow_run).")
+def comment_command(body_file: str | None, pr: int | None, author: str, head_sha: str | None) -> None:
+    """Post or update the sticky PR comment (GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL).
+
+    Exits 0 when posted, and also — with a ::warning:: — when it cannot be (no token, repository or
+    pull request; a fork's read-only token; a lasting rate limit); 2 on a misconfiguration.
+    """
+    import os
+
+    from gate.github import commentcmd
+
+    body = commentcmd.read_body(body_file)
+    target = commentcmd.resolve_target(os.environ, pr)
+    if isinstance(target, str):
+        commentcmd.warn(target)
+        sys.exit(0)
+    with commentcmd.build_client(target) as client:
+        sys.exit(commentcmd.post(client, target, body, author=author, head_sha=head_sha))
+
+
+
+@main.command("run")
+@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
+@click.option("--out", "out_path", default=None, help="Trajectory file to write (default: <out_dir>/trajectories.jsonl).")
+@click.option("--shard", default=None, help="Run only shard K of N (K/N).")
+@click.option("--cases", "cases_dir", default=None, help="Case directory (default: cases.path of gate.yaml).")
+def run_command(config_path: str | None, out_path: str | None, shard: str | None, cases_dir: str | None) -> None:
+    """Only collect trajectories (JSON Lines) of the selected cases, for a later `gate eval`.
+
+    Exits 0 once written (failed agent calls are recorded as errors); 130 when interrupted, after
+    writing what finished; 2 on unusable input.
+    """
+    from gate.runner.collect import RunSettings, run_collect
+    from gate.shard import parse_shard
+
+    settings = RunSettings(config=config_path, out=out_path, shard=parse_shard(shard) if shard else None,
+                           cases=cases_dir)
+    sys.exit(run_collect(settings))
 
 
 if __name__ == "__main__":  # pragma: no cover

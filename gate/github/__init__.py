@@ -1,0 +1,8 @@
+"""GitHub integration: the sticky PR comment (`comment`), workflow-command annotations
+(`annotations`), and the composite action's results step (`action`)."""
+
+from __future__ import annotations
+
+from gate.github.comment import COMMENT_MARKER, CommentResult, CommentStatus, upsert_comment
+
+__all__ = ["COMMENT_MARKER", "CommentResult", "CommentStatus", "upsert_comment"]

@@ -1,0 +1,176 @@
+"""Workflow-command annotations (``::error file=…::…``) for a results.json document.
+
+GitHub shows at most 10 annotations of each kind per step, so the most important come first —
+red lines, then newly failing runs the skill is blamed for, newly failing runs, other skill-blamed
+runs, other gate-failing findings, the remaining failing runs — each tier by case id. What does not
+fit is counted in one closing notice.
+"""
+
+# No `from __future__ import annotations` here: it would bind the name of this module's public
+# function. Every annotation below is valid at run time on Python 3.10.
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+MAX_PER_KIND = 10
+_MAX_MESSAGE = 2000
+_FAILING = ("fail", "error")
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message: %, CR and LF escaped."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value: as data, plus : and ,."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(kind: str, message: str, *, file: str | None = None, line: int | None = None,
+            title: str | None = None) -> str:
+    """One workflow command line, e.g. ``::error file=a.yaml,line=3,title=T::message``."""
+    props = []
+    if file:
+        props.append(f"file={escape_property(file)}")
+        if line:
+            props.append(f"line={int(line)}")
+    if title:
+        props.append(f"title={escape_property(title)}")
+    head = f"::{kind} {','.join(props)}" if props else f"::{kind}"
+    return f"{head}::{escape_data(message)}"
+
+
+@dataclass(frozen=True)
+class _Note:
+    kind: str  # error | warning
+    rank: int
+    key: tuple[str, str, int, str]
+    title: str
+    message: str
+    case_id: str | None
+    is_run: bool
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _newly_failing(results: Mapping[str, Any]) -> set[tuple[str, str]]:
+    pairs = {
+        (str(p[0]), str(p[1])) for p in _list(_dict(results.get("baseline")).get("newly_failing"))
+        if isinstance(p, list) and len(p) == 2
+    }
+    for f in _list(results.get("findings")):
+        f = _dict(f)
+        if f.get("rule") == "regression" and f.get("case_id"):
+            pairs.add((_str(f.get("case_id")), _str(f.get("group"))))
+    return pairs
+
+
+def _run_note(run: dict[str, Any], newly: set[tuple[str, str]], blame: Mapping[str, str]) -> _Note:
+    case_id, group = _str(run.get("case_id")), _str(run.get("group"))
+    number = run["run"] if isinstance(run.get("run"), int) else 0
+    is_new = (case_id, group) in newly
+    by_skill = blame.get(case_id) == "skill"
+    rank = {(True, True): 1, (True, False): 2, (False, True): 3}.get((is_new, by_skill), 5)
+    lines = []
+    if run.get("error"):
+        lines.append(f"agent error: {run['error']}")
+    for c in _list(run.get("constraints")):
+        c = _dict(c)
+        if c.get("status") in _FAILING:
+            check = f" [{c['check']}]" if c.get("check") else ""
+            lines.append(f"{_str(c.get('id')) or '?'}{check}: {_str(c.get('detail'))}".rstrip(": "))
+    what = "agent error" if run.get("status") == "error" else "failed"
+    tags = [t for t, on in (("newly failing", is_new), ("attributed to the skill", by_skill)) if on]
+    title = f"{case_id} group {group} run {number} {what}" + (f" ({', '.join(tags)})" if tags else "")
+    return _Note("error", rank, (case_id, group, number, ""), title,
+                 "\n".join(lines) or f"status {run.get('status')}", case_id or None, True)
+
+
+def _finding_note(f: dict[str, Any], failing_cases: set[str]) -> _Note | None:
+    level, case_id = f.get("level"), _str(f.get("case_id")) or None
+    if level == "red-line":
+        kind, rank = "error", 0
+    elif level == "error":
+        if case_id in failing_cases:  # said already by that case's failing runs
+            return None
+        kind, rank = "error", 4
+    elif level == "warning":
+        kind, rank = "warning", 0
+    else:
+        return None
+    rule = _str(f.get("rule")) or "finding"
+    where = _str(f.get("dimension")) or case_id or ""
+    title = f"{'red line' if level == 'red-line' else rule}: {where}".rstrip(": ")
+    message = _str(f.get("message")) or rule
+    return _Note(kind, rank, (case_id or where, _str(f.get("group")), 0, rule), title, message, case_id, False)
+
+
+def _notes(results: Mapping[str, Any]) -> list[_Note]:
+    newly = _newly_failing(results)
+    cases = _dict(_dict(results.get("metrics")).get("cases"))
+    blame = {cid: _str(_dict(o).get("attribution")) for cid, o in cases.items()}
+    runs = [_dict(r) for r in _list(results.get("results")) if _dict(r).get("status") in _FAILING]
+    notes = [_run_note(r, newly, blame) for r in runs]
+    failing_cases = {_str(r.get("case_id")) for r in runs}
+    for f in _list(results.get("findings")):
+        note = _finding_note(_dict(f), failing_cases)
+        if note is not None:
+            notes.append(note)
+    return sorted(notes, key=lambda n: (n.rank, n.key, n.title, n.message))
+
+
+def _render(note: _Note, case_paths: Mapping[str, tuple[str, int]]) -> str:
+    place = case_paths.get(note.case_id) if note.case_id else None
+    message = note.message if len(note.message) <= _MAX_MESSAGE else note.message[: _MAX_MESSAGE - 1] + "…"
+    return command(note.kind, message, file=place[0] if place else None,
+                   line=place[1] if place else None, title=note.title)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} more {word}{'' if n == 1 else 's'}"
+
+
+def _overflow(dropped: Iterable[_Note]) -> str | None:
+    errors = [n for n in dropped if n.kind == "error"]
+    warnings = [n for n in dropped if n.kind == "warning"]
+    parts = []
+    if errors:
+        parts.append(_plural(len(errors), "failing run" if all(n.is_run for n in errors) else "error"))
+    if warnings:
+        parts.append(_plural(len(warnings), "warning"))
+    if not parts:
+        return None
+    return command("notice", f"… and {' and '.join(parts)}; see the job summary", title="agent-gate")
+
+
+def annotations(results: dict[str, Any], case_paths: dict[str, tuple[str, int]]) -> list[str]:
+    """Workflow commands for the failing runs and findings of a results.json document.
+
+    At most ten ``::error`` and ten ``::warning`` lines, most important first, then one
+    ``::notice`` counting what was left out. ``case_paths`` maps a case id to its file and line.
+    """
+    shown: list[_Note] = []
+    dropped: list[_Note] = []
+    count = {"error": 0, "warning": 0}
+    for note in _notes(results):
+        if count[note.kind] < MAX_PER_KIND:
+            count[note.kind] += 1
+            shown.append(note)
+        else:
+            dropped.append(note)
+    lines = [_render(n, case_paths) for n in shown if n.kind == "error"]
+    lines += [_render(n, case_paths) for n in shown if n.kind == "warning"]
+    notice = _overflow(dropped)
+    return [*lines, notice] if notice else lines

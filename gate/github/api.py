@@ -1,0 +1,164 @@
+"""GitHub REST calls with bounded retries: rate limits honoured, server errors backed off.
+
+Errors are typed so callers can tell "cannot post here" (a fork's read-only token, a rate limit
+that does not clear) from a misconfiguration. Messages never carry the token.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+API_VERSION = "2022-11-28"
+DEFAULT_API_URL = "https://api.github.com"
+TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How long and how often to retry. ``sleep`` and ``clock`` are injectable for tests."""
+
+    attempts: int = 4
+    """Tries per request, the first included."""
+    backoff_s: float = 1.0
+    """Server errors and network failures wait 1, 2, 4 … times this."""
+    max_wait_s: float = 60.0
+    """A rate limit asking for a longer wait is given up on at once: CI should not stall."""
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
+    clock: Callable[[], float] = field(default=time.time, repr=False)
+
+    def backoff(self, attempt: int) -> float:
+        return float(self.backoff_s * 2 ** (attempt - 1))
+
+
+class ApiError(Exception):
+    """A request GitHub refused for a reason retrying will not fix (401, 404, 422 …)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(message)
+
+
+class Forbidden(ApiError):
+    """403 that is not a rate limit: the token may not write here (a fork's read-only token)."""
+
+
+class RateLimited(ApiError):
+    """Still rate limited after the allowed retries, or asked to wait longer than allowed."""
+
+
+class Unavailable(ApiError):
+    """Server errors or network failures that outlasted the retries."""
+
+
+def headers(token: str) -> dict[str, str]:
+    """Request headers for the REST API."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        agent = f"agent-gate/{version('agent-gate')}"
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        agent = "agent-gate"
+    return {
+        "Accept": "application/vnd.github+json",
+        "X-GitHub-Api-Version": API_VERSION,
+        "Authorization": f"Bearer {token}",
+        "User-Agent": agent,
+    }
+
+
+def redact(text: str, client: httpx.Client) -> str:
+    """``text`` with the client's token replaced by ***."""
+    auth = client.headers.get("authorization", "")
+    secret = auth.split(" ", 1)[-1].strip()
+    return text.replace(secret, "***") if len(secret) >= 4 else text
+
+
+def _message(response: httpx.Response) -> str:
+    try:
+        data: Any = response.json()
+    except ValueError:
+        data = None
+    text = data.get("message") if isinstance(data, dict) else None
+    text = str(text) if text else response.reason_phrase or "no message"
+    return text[:300]
+
+
+def _seconds(value: str, now: float) -> float | None:
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - now)
+
+
+def rate_limit_wait(response: httpx.Response, now: float) -> float | None:
+    """Seconds to wait before retrying a 403/429, or None when the response is no rate limit."""
+    retry_after = response.headers.get("retry-after")
+    if retry_after is not None:
+        wait = _seconds(retry_after, now)
+        if wait is not None:
+            return wait
+    if response.headers.get("x-ratelimit-remaining") == "0":
+        reset = response.headers.get("x-ratelimit-reset")
+        try:
+            return max(0.0, float(reset) - now) if reset is not None else 60.0
+        except ValueError:
+            return 60.0
+    if response.status_code == 429 or "rate limit" in _message(response).lower():
+        return 60.0  # GitHub's advice when a secondary limit names no time: wait a minute
+    return None
+
+
+def request(
+    client: httpx.Client,
+    method: str,
+    url: str,
+    *,
+    policy: RetryPolicy,
+    json: Any = None,
+    retry_server_errors: bool = True,
+) -> httpx.Response:
+    """Send one API request, retrying rate limits and (when safe) server and network errors."""
+    where = f"{method} {httpx.URL(url).path}"
+    for attempt in range(1, policy.attempts + 1):
+        last = attempt == policy.attempts
+        try:
+            response = client.request(method, url, json=json)
+        except httpx.TransportError as exc:
+            if last or not retry_server_errors:
+                raise Unavailable(f"{where}: {type(exc).__name__}: {redact(str(exc), client)}") from None
+            policy.sleep(policy.backoff(attempt))
+            continue
+        status = response.status_code
+        if status in (403, 429):
+            wait = rate_limit_wait(response, policy.clock())
+            if wait is None:
+                raise Forbidden(f"{where}: {status} {redact(_message(response), client)}", status)
+            if wait > policy.max_wait_s:
+                raise RateLimited(
+                    f"{where}: rate limited; GitHub asks to wait {wait:.0f} s, more than the "
+                    f"{policy.max_wait_s:.0f} s allowed", status)
+            if last:
+                raise RateLimited(f"{where}: still rate limited after {policy.attempts} tries", status)
+            policy.sleep(wait)
+            continue
+        if status >= 500:
+            if last or not retry_server_errors:
+                raise Unavailable(f"{where}: {status} {redact(_message(response), client)}", status)
+            wait = rate_limit_wait(response, policy.clock()) if "retry-after" in response.headers else None
+            policy.sleep(min(wait, policy.max_wait_s) if wait is not None else policy.backoff(attempt))
+            continue
+        if status >= 400:
+            raise ApiError(f"{where}: {status} {redact(_message(response), client)}", status)
+        return response
+    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises

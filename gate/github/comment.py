@@ -1,0 +1,208 @@
+"""The sticky PR comment: found by a hidden marker and its author, updated in place, never duplicated.
+
+Anyone can paste the marker into a comment, so a comment is ours only when it carries the marker
+AND was written by ``author``. When the comment cannot be posted for reasons that are no fault of
+the change under test (a fork's read-only token, a rate limit that does not clear, GitHub being
+down) the result says "skipped" and why, and the gate's verdict stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import httpx
+
+from gate.github.api import ApiError, Forbidden, RateLimited, RetryPolicy, Unavailable, redact, request
+
+COMMENT_MARKER = "<!-- agent-gate:pr-comment -->"
+DEFAULT_AUTHOR = "github-actions[bot]"
+MAX_BODY_BYTES = 65_000
+"""GitHub allows 65,536 characters; bytes are stricter, so any body under this fits."""
+MAX_PAGES = 100
+"""10,000 comments: enough for any real PR, bounded for a misbehaving server."""
+CUT_NOTE = (
+    "\n_The rest of this report was cut to fit a GitHub comment: {lines} more line(s) are in the "
+    "job summary and the `gate-results` artifact._\n"
+)
+
+
+class CommentStatus(str, Enum):
+    """What happened to the comment."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
+    SKIPPED = "skipped"
+    """Not posted, for a reason that must not fail the gate (see ``reason``)."""
+    FAILED = "failed"
+    """Not posted because of a misconfiguration (bad token, unknown repository or PR)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class CommentResult:
+    """The outcome of :func:`upsert_comment`; ``reason`` never contains the token."""
+
+    status: CommentStatus
+    reason: str = ""
+    comment_id: int | None = None
+    url: str | None = None
+
+    @property
+    def posted(self) -> bool:
+        return self.status in (CommentStatus.CREATED, CommentStatus.UPDATED, CommentStatus.UNCHANGED)
+
+
+def with_marker(body: str) -> str:
+    """``body`` with the marker as its first line unless it already carries it."""
+    return body if COMMENT_MARKER in body else f"{COMMENT_MARKER}\n{body}"
+
+
+def fit_body(body: str, limit: int = MAX_BODY_BYTES) -> str:
+    """``body`` cut at a line boundary to at most ``limit`` UTF-8 bytes, marker and head kept.
+
+    An open code fence is closed and a note says how much was left out.
+    """
+    body = with_marker(body)
+    if len(body.encode("utf-8")) <= limit:
+        return body
+    lines = body.splitlines(keepends=True)
+    budget = limit - len(CUT_NOTE.format(lines=len(lines)).encode("utf-8")) - len("\n```\n")
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        n = len(line.encode("utf-8"))
+        if size + n > budget:
+            if len(kept) <= 1:  # one huge line right after the marker: cut inside it
+                head = line.encode("utf-8")[: budget - size].decode("utf-8", errors="ignore")
+                kept.append(head.rstrip("\r\n") + "\n")
+            break
+        kept.append(line)
+        size += n
+    text = "".join(kept)
+    if not text.endswith("\n"):
+        text += "\n"
+    if sum(line.lstrip().startswith("```") for line in kept) % 2:
+        text += "```\n"
+    return text + CUT_NOTE.format(lines=len(lines) - len(kept))
+
+
+def _is_ours(comment: Any, author: str) -> bool:
+    if not isinstance(comment, dict):
+        return False
+    user = comment.get("user")
+    login = user.get("login") if isinstance(user, dict) else None
+    text = comment.get("body")
+    return (
+        login == author and isinstance(comment.get("id"), int)
+        and isinstance(text, str) and COMMENT_MARKER in text
+    )
+
+
+def _same_origin(url: str, api_url: str) -> bool:
+    a, b = httpx.URL(url), httpx.URL(api_url)
+    return (a.scheme, a.host, a.port) == (b.scheme, b.host, b.port)
+
+
+def find_comment(
+    client: httpx.Client, *, api_url: str, repo: str, pr: int, author: str, policy: RetryPolicy
+) -> dict[str, Any] | None:
+    """Our comment on the PR (the oldest one if several), following ``Link: rel="next"`` pages."""
+    url: str | None = f"{api_url}/repos/{repo}/issues/{pr}/comments?per_page=100"
+    for _ in range(MAX_PAGES):
+        if url is None:
+            break
+        response = request(client, "GET", url, policy=policy)
+        page = response.json()
+        if not isinstance(page, list):
+            raise ApiError(f"GET {httpx.URL(url).path}: expected a list of comments")
+        for comment in page:
+            if _is_ours(comment, author):
+                return dict(comment)
+        url = response.links.get("next", {}).get("url")
+        if url is not None and not _same_origin(url, api_url):
+            # Never send the token to another host, whatever a Link header says.
+            raise ApiError(f"pagination link leaves {httpx.URL(api_url).host}")
+    return None
+
+
+def _result(status: CommentStatus, data: Any, reason: str) -> CommentResult:
+    data = data if isinstance(data, dict) else {}
+    comment_id = data.get("id")
+    url = data.get("html_url")
+    return CommentResult(
+        status=status,
+        reason=reason,
+        comment_id=comment_id if isinstance(comment_id, int) else None,
+        url=url if isinstance(url, str) else None,
+    )
+
+
+def _upsert(
+    client: httpx.Client, *, api_url: str, repo: str, pr: int, body: str, author: str,
+    policy: RetryPolicy,
+) -> CommentResult:
+    for attempt in range(1, policy.attempts + 1):
+        existing = find_comment(client, api_url=api_url, repo=repo, pr=pr, author=author, policy=policy)
+        if existing is not None:
+            if existing.get("body") == body:
+                return _result(CommentStatus.UNCHANGED, existing, "the comment already says this")
+            url = f"{api_url}/repos/{repo}/issues/comments/{existing['id']}"
+            response = request(client, "PATCH", url, policy=policy, json={"body": body})
+            return _result(CommentStatus.UPDATED, response.json(), "updated in place")
+        try:
+            # Not retried inside: a POST answered with a 5xx may still have been stored, so the
+            # next try looks for it again before posting.
+            response = request(
+                client, "POST", f"{api_url}/repos/{repo}/issues/{pr}/comments",
+                policy=policy, json={"body": body}, retry_server_errors=False,
+            )
+        except Unavailable:
+            if attempt == policy.attempts:
+                raise
+            policy.sleep(policy.backoff(attempt))
+            continue
+        return _result(CommentStatus.CREATED, response.json(), "created")
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def upsert_comment(
+    client: httpx.Client,
+    *,
+    api_url: str,
+    repo: str,
+    pr: int,
+    body: str,
+    author: str = DEFAULT_AUTHOR,
+    policy: RetryPolicy | None = None,
+) -> CommentResult:
+    """Create the PR comment, or update ours in place; never raises for an API answer.
+
+    ``body`` gets the marker if it lacks it and is cut to fit GitHub's limit.
+    """
+    policy = policy or RetryPolicy()
+    api_url = api_url.rstrip("/")
+    try:
+        return _upsert(
+            client, api_url=api_url, repo=repo, pr=pr, body=fit_body(body), author=author,
+            policy=policy,
+        )
+    except Forbidden as exc:
+        return CommentResult(
+            CommentStatus.SKIPPED,
+            f"{redact(str(exc), client)} — the token may not comment here (a pull request from a "
+            "fork gets a read-only token; otherwise the job needs `permissions: pull-requests: "
+            "write`); the gate's verdict stands",
+        )
+    except (RateLimited, Unavailable) as exc:
+        return CommentResult(
+            CommentStatus.SKIPPED, f"{redact(str(exc), client)}; the gate's verdict stands"
+        )
+    except ApiError as exc:
+        return CommentResult(CommentStatus.FAILED, redact(str(exc), client))
+    except ValueError as exc:  # a response that is not JSON
+        return CommentResult(CommentStatus.FAILED, f"unreadable API response: {redact(str(exc), client)}")

@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from gate.github import commentcmd
+from gate.github.api import RetryPolicy
+
+from .fake_github import FakeGitHub, serve
+
+
+@pytest.fixture
+def github() -> Iterator[FakeGitHub]:
+    with serve() as state:
+        yield state
+
+
+@pytest.fixture
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Waits the command asked for, recorded instead of slept (the clock stands at 1,000 s)."""
+    waited: list[float] = []
+    monkeypatch.setattr(commentcmd, "DEFAULT_POLICY", RetryPolicy(sleep=waited.append, clock=lambda: 1000.0))
+    return waited

@@ -1,0 +1,85 @@
+"""The composite action's results step: outputs from results.json, read defensively."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from gate.github import action
+
+
+def results(passed: bool = False) -> dict[str, object]:
+    return {
+        "schema": "gate.results/v1", "passed": passed, "findings": [],
+        "metrics": {"overall": {"A": {"case_pass_rate": 0.8}, "B": {"case_pass_rate": 0.8571}}},
+        "results": [
+            {"case_id": "B3-QC-01", "group": "A", "run": 0, "status": "fail", "constraints": []},
+            {"case_id": "B3-QC-01", "group": "B", "run": 0, "status": "error", "constraints": []},
+            {"case_id": "B3-FC-01", "group": "A", "run": 0, "status": "pass", "constraints": []},
+            {"case_id": "X-SD-01", "group": "B", "run": 1, "status": "error", "constraints": []},
+        ],
+    }
+
+
+def test_outputs_from_results(tmp_path: Path) -> None:
+    out = action.outputs(results(), tmp_path / "gate-results", 1)
+    base = (tmp_path / "gate-results").resolve()
+    assert out == {
+        "passed": "false", "exit-code": "1",
+        "results-path": str(base / "results.json"), "junit-path": str(base / "junit.xml"),
+        "summary-path": str(base / "comment.md"),
+        "a-pass-rate": "0.8", "b-pass-rate": "0.8571", "failing-cases": "2",
+    }
+
+
+def test_outputs_without_results_are_blank_and_not_passed(tmp_path: Path) -> None:
+    out = action.outputs(None, tmp_path, 3)
+    assert (out["passed"], out["exit-code"], out["a-pass-rate"], out["failing-cases"]) == ("false", "3", "", "")
+
+
+def test_odd_values_do_not_break_it(tmp_path: Path) -> None:
+    odd = {"metrics": {"overall": {"A": {"case_pass_rate": None}, "B": "x"}}, "results": [1, {"status": "fail"}],
+           "passed": True}
+    out = action.outputs(odd, tmp_path, 0)
+    assert (out["passed"], out["a-pass-rate"], out["b-pass-rate"], out["failing-cases"]) == ("true", "", "", "1")
+    assert action.outputs({"metrics": {"overall": {"A": {"case_pass_rate": 1.0}}}}, tmp_path, 0)["a-pass-rate"] == "1"
+    assert action.outputs({"metrics": {"overall": {"A": {"case_pass_rate": 0}}}}, tmp_path, 0)["a-pass-rate"] == "0"
+
+
+def test_command_writes_github_output_and_prints_annotations(tmp_path: Path) -> None:
+    out_dir = tmp_path / "gate-results"
+    out_dir.mkdir()
+    (out_dir / "results.json").write_text(json.dumps(results()), encoding="utf-8")
+    github_output = tmp_path / "output.txt"
+    result = CliRunner().invoke(action.main, ["--out-dir", str(out_dir), "--exit-code", "1",
+                                              "--config", str(tmp_path / "absent.yaml")],
+                                env={"GITHUB_OUTPUT": str(github_output)}, catch_exceptions=False)
+    assert result.exit_code == 0
+    assert "passed=false\nexit-code=1\n" in github_output.read_text(encoding="utf-8")
+    assert result.stdout.splitlines() == [
+        "::error title=B3-QC-01 group A run 0 failed::status fail",
+        "::error title=B3-QC-01 group B run 0 agent error::status error",
+        "::error title=X-SD-01 group B run 1 agent error::status error",
+    ]
+
+
+def test_annotations_point_at_case_files_relative_to_the_workspace(tmp_path: Path) -> None:
+    source = sorted((Path(__file__).resolve().parents[2] / "cases" / "b3").glob("*.yaml"))[0]
+    text = source.read_text(encoding="utf-8")
+    (tmp_path / "cases" / "b3").mkdir(parents=True)
+    (tmp_path / "cases" / "b3" / source.name).write_text(text, encoding="utf-8")
+    (tmp_path / "gate.yaml").write_text("cases: {path: cases}\n", encoding="utf-8")
+    id_line = next(i for i, line in enumerate(text.splitlines(), 1) if line.startswith("id:"))
+    assert action.case_paths(str(tmp_path / "gate.yaml"), tmp_path) == {
+        source.stem: (f"cases/b3/{source.name}", id_line)}
+    assert action.case_paths(str(tmp_path / "missing.yaml"), tmp_path) == {}
+
+
+def test_command_without_results_warns(tmp_path: Path) -> None:
+    result = CliRunner().invoke(action.main, ["--out-dir", str(tmp_path), "--exit-code", "2"],
+                                env={"GITHUB_OUTPUT": str(tmp_path / "o.txt")}, catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stdout.startswith(f"::warning title=agent-gate::no readable {tmp_path}/results.json (gate check exited 2)")
+    assert "passed=false\nexit-code=2\n" in (tmp_path / "o.txt").read_text(encoding="utf-8")

@@ -1,0 +1,80 @@
+"""Fitting the body to GitHub's limit, reading rate-limit answers, keeping the token out of text."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from gate.github.api import RetryPolicy, rate_limit_wait, redact
+from gate.github.comment import COMMENT_MARKER, CommentStatus, fit_body, upsert_comment, with_marker
+
+
+def test_a_body_that_fits_is_left_alone() -> None:
+    body = f"{COMMENT_MARKER}\n## passed\n"
+    assert fit_body(body) == body
+
+
+def test_the_marker_is_added_when_missing() -> None:
+    assert with_marker("## passed\n") == f"{COMMENT_MARKER}\n## passed\n"
+    assert fit_body("## passed\n").startswith(f"{COMMENT_MARKER}\n")
+
+
+def test_cut_at_a_line_boundary_with_a_note() -> None:
+    body = f"{COMMENT_MARKER}\n" + "".join(f"line {i:03d}\n" for i in range(100))
+    cut = fit_body(body, limit=500)
+    assert len(cut.encode()) <= 500
+    kept = cut.split("\n_The rest")[0].splitlines()
+    assert kept[0] == COMMENT_MARKER and kept[1] == "line 000"
+    assert all(line.startswith("line ") for line in kept[1:])
+    missing = 101 - len(kept)
+    assert f"{missing} more line(s) are in the job summary" in cut
+
+
+def test_an_open_code_fence_is_closed() -> None:
+    body = f"{COMMENT_MARKER}\n## failed\n```text\n" + "x" * 50 + "\n" + "evidence\n" * 200 + "```\n"
+    cut = fit_body(body, limit=400)
+    assert len(cut.encode()) <= 400
+    assert cut.count("```") == 2 and "```\n\n_The rest" in cut
+
+
+def test_one_huge_line_is_cut_at_a_character_boundary() -> None:
+    body = f"{COMMENT_MARKER}\n" + "失败" * 100_000
+    cut = fit_body(body, limit=1000)
+    assert len(cut.encode()) <= 1000
+    assert cut.startswith(f"{COMMENT_MARKER}\n失败失败") and "\ufffd" not in cut
+
+
+@pytest.mark.parametrize(("status", "headers", "message", "wait"), [
+    (429, {"retry-after": "12"}, "", 12.0),
+    (403, {"retry-after": "Thu, 01 Jan 1970 00:17:00 GMT"}, "", 20.0),  # HTTP date, clock at 1000 s
+    (403, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "1045"}, "", 45.0),
+    (403, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "900"}, "", 0.0),
+    (403, {}, "You have exceeded a secondary rate limit", 60.0),
+    (429, {}, "", 60.0),
+    (403, {}, "Resource not accessible by integration", None),
+    (403, {"x-ratelimit-remaining": "12"}, "Must have admin rights", None),
+])
+def test_rate_limit_wait(status: int, headers: dict[str, str], message: str, wait: float | None) -> None:
+    response = httpx.Response(status, headers=headers, json={"message": message})
+    assert rate_limit_wait(response, now=1000.0) == wait
+
+
+def test_redact_hides_the_clients_token() -> None:
+    with httpx.Client(headers={"Authorization": "Bearer ghs_abcdef"}) as client:
+        assert redact("token ghs_abcdef leaked", client) == "token *** leaked"
+
+
+def test_network_failure_is_skipped_with_the_token_redacted() -> None:
+    token = "ghs_n3tw0rkT0ken"
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError(f"cannot connect (auth {token})", request=request)
+
+    waited: list[float] = []
+    with httpx.Client(transport=httpx.MockTransport(refuse), headers={"Authorization": f"Bearer {token}"}) as client:
+        result = upsert_comment(client, api_url="https://api.github.com/", repo="o/r", pr=1, body="x",
+                                policy=RetryPolicy(sleep=waited.append))
+    assert result.status is CommentStatus.SKIPPED and not result.posted
+    assert result.reason == ("GET /repos/o/r/issues/1/comments: ConnectError: cannot connect (auth ***); "
+                             "the gate's verdict stands")
+    assert waited == [1.0, 2.0, 4.0]
