@@ -23,7 +23,19 @@ _EXPORTS = {
     "REGISTRY": "gate.checkers",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "REGISTRY",
+    "Case",
+    "CaseSet",
+    "GateError",
+    "RunVerdict",
+    "Status",
+    "ToolCall",
+    "Trajectory",
+    "evaluate",
+    "load_cases",
+]
+assert sorted(__all__) == sorted(_EXPORTS)
 
 if TYPE_CHECKING:
     from gate.case import Case

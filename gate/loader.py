@@ -64,7 +64,7 @@ def load_case(path: Path) -> Case:
     except ValidationError as exc:
         raise yamlio.validation_error(path, text, exc) from None
     if path.stem != case.id:
-        raise GateError(f"id '{case.id}' must match the file name '{path.stem}'", where=f"{path}:{yamlio.line_of(text, ['id'])}")
+        raise GateError(f"id: '{case.id}' must match the file name '{path.stem}'", where=f"{path}:{yamlio.line_of(text, ['id'])}")
     for index, constraint in enumerate(case.constraints):
         _check_constraint(constraint, path, text, ["constraints", index])
     case.__pydantic_private__["_path"] = str(path)  # type: ignore[index]
@@ -99,7 +99,8 @@ def load_cases(root: str | Path) -> CaseSet:
     for path in files:
         case = load_case(path)
         if case.id in cases:
-            raise GateError(f"duplicate case id '{case.id}' (also in {cases[case.id].path})", where=str(path))
+            line = yamlio.line_of(yamlio.read_text(path), ["id"])
+            raise GateError(f"id: duplicate case id '{case.id}' (also in {cases[case.id].path})", where=f"{path}:{line}")
         cases[case.id] = case
     for case in cases.values():
         for other in case.aggregate:

@@ -29,7 +29,9 @@ def parse_line(line: str, where: str) -> Trajectory:
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
         message = str(error["msg"]).removeprefix("Value error, ")
-        raise GateError(f"{dotted(error['loc'])}: {message}", where=where) from None
+        path = dotted(error["loc"])
+        # A whole-record problem already names its field; "(top level): " would only add noise.
+        raise GateError(message if path == "(top level)" else f"{path}: {message}", where=where) from None
 
 
 def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = None) -> list[Trajectory]:
@@ -42,10 +44,12 @@ def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = Non
         where = f"{path}:{number}"
         record = parse_line(line, where)
         if known_cases is not None and record.case_id not in known_cases:
-            raise GateError(f"unknown case '{record.case_id}'{did_you_mean(record.case_id, known_cases)}", where=where)
+            raise GateError(f"case_id: unknown case '{record.case_id}'{did_you_mean(record.case_id, known_cases)}", where=where)
         key = (record.case_id, record.group, record.run)
         if key in seen:
-            raise GateError(f"duplicate record for {key} (first at line {seen[key]})", where=where)
+            raise GateError(
+                f"duplicate record for case {key[0]} group {key[1]} run {key[2]} (first at line {seen[key]})", where=where
+            )
         seen[key] = number
         records.append(record)
     if not records:

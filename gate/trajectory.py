@@ -51,7 +51,10 @@ class Trajectory(BaseModel):
             return data
         if "final_answer" in data or "tool_calls" in data:
             return data
-        answer, calls = derive_from_messages(data["messages"])
+        try:
+            answer, calls = derive_from_messages(data["messages"])
+        except ValueError as exc:  # name the field: "messages[2] must be an object …"
+            raise ValueError(str(exc) if str(exc).startswith("messages") else f"messages: {exc}") from None
         return {**data, "final_answer": answer, "tool_calls": calls}
 
     def tool_names(self) -> list[str]:

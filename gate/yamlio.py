@@ -25,6 +25,9 @@ def load(path: Path, text: str | None = None) -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
         problem = getattr(exc, "problem", None) or str(exc)
+        context, start = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and start is not None and mark is not None and start.line != mark.line:
+            problem += f" ({context} that starts at line {start.line + 1})"
         raise GateError(f"invalid YAML: {problem}", where=where) from None
 
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from gate.checkers import items_checks, json_checks, markdown_checks, term_checks, text_checks, tool_checks
+from gate.checkers import (
+    items_checks,
+    json_checks,
+    markdown_checks,
+    term_checks,
+    text_checks,
+    tool_checks,
+)
 from gate.checkers.base import Checker, Params
 
 REGISTRY: dict[str, Checker[Any]] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from gate.checkers.base import CountBounds, Params, checker
 from gate.subject import Subject
@@ -20,7 +20,7 @@ class JsonValidParams(Params):
     type: Literal["array", "object", "any"] = "any"
 
 
-@checker("json:valid", JsonValidParams, "the whole answer parses as JSON (one ```json fence allowed), of the given type")
+@checker("json:valid", JsonValidParams, "the whole answer parses as JSON (one enclosing json code fence allowed), of the given type")
 def json_valid(subject: Subject, params: JsonValidParams) -> Outcome:
     parsed = subject.json
     if not parsed.ok:
@@ -64,6 +64,8 @@ def json_fields(subject: Subject, params: JsonFieldsParams) -> Outcome:
         return Outcome.failed(f"cannot check fields: the answer is {subject.json.problem}")
     value = subject.json.value
     found = main_array(value)
+    if found is not None and not found[1]:
+        return Outcome.failed(f"the JSON array {found[0]} is empty: no element has {sorted(params.fields)}")
     elements: list[Any] = found[1] if found else [value]
     for index, element in enumerate(elements):
         if not isinstance(element, dict):
@@ -88,6 +90,17 @@ def json_fields(subject: Subject, params: JsonFieldsParams) -> Outcome:
 
 class JsonSchemaParams(Params):
     schema_: dict[str, Any] = Field(alias="schema")
+
+    @field_validator("schema_")
+    @classmethod
+    def _valid_schema(cls, value: dict[str, Any]) -> dict[str, Any]:
+        import jsonschema
+
+        try:
+            jsonschema.validators.validator_for(value).check_schema(value)
+        except jsonschema.SchemaError as exc:
+            raise ValueError(f"not a valid JSON Schema: {exc.message}") from None
+        return value
 
 
 @checker("json:schema", JsonSchemaParams, "the JSON answer validates against a JSON Schema")

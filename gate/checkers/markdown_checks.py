@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field, field_validator
 
 from gate.checkers.base import Params, checker, quote
 from gate.subject import Subject
-from gate.text.markdown import FORMATTING_KINDS
+from gate.text.markdown import FORMATTING_KINDS, Formatting
 from gate.verdict import Outcome
 
 
@@ -41,7 +39,9 @@ def markdown_list(subject: Subject, params: ListParams) -> Outcome:
         return Outcome.failed(f"no Markdown list; the items are given as {subject.items.source}")
     if subject.items.source not in ("list",):
         return Outcome.failed(f"the main items are a {subject.items.source} structure, not a Markdown list")
-    main = max(lists, key=lambda lst: len(lst.items))
+    main = next((lst for lst in lists if lst.line == subject.items.line), None) or max(
+        lists, key=lambda lst: len(lst.items)
+    )
     if params.ordered is not None and main.ordered != params.ordered:
         want = "numbered" if params.ordered else "bulleted"
         return Outcome.failed(f"the list at line {main.line} is not {want}")
@@ -53,7 +53,7 @@ class NoListParams(Params):
     pass
 
 
-@checker("markdown:no_list", NoListParams, "the answer uses no Markdown list (numbered lines such as 1、 count too)")
+@checker("markdown:no_list", NoListParams, "no Markdown list, and none made by hand (numbered lines such as 1、, bullets such as •)")
 def markdown_no_list(subject: Subject, params: NoListParams) -> Outcome:
     lists = subject.markdown.lists()
     if lists:
@@ -61,10 +61,16 @@ def markdown_no_list(subject: Subject, params: NoListParams) -> Outcome:
         return Outcome.failed(
             f"Markdown list at line {first.line}: '{quote(first.items[0].head)}'", (f"line {first.line}",)
         )
-    if subject.items.source == "numbered" and len(subject.items) >= 2:
-        item = subject.items.items[0]
-        return Outcome.failed(f"numbered lines used as a list at line {item.line}: '{quote(item.text)}'")
+    if subject.items.hand_lists:
+        line, kind = subject.items.hand_lists[0]
+        what = "numbered lines" if kind == "numbered" else "bullet symbols"
+        return Outcome.failed(f"{what} used as a list at line {line}: '{quote(_line(subject.answer, line))}'")
     return Outcome.passed("no list")
+
+
+def _line(text: str, number: int) -> str:
+    lines = text.splitlines()
+    return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 class PlainTextParams(Params):
@@ -83,6 +89,12 @@ class PlainTextParams(Params):
 @checker("markdown:plain_text", PlainTextParams, "no heading, list, emphasis, block quote, code, table, rule or link")
 def markdown_plain_text(subject: Subject, params: PlainTextParams) -> Outcome:
     found = [f for f in subject.markdown.formatting() if f.kind in params.forbid]
+    if "list" in params.forbid:  # "• 清水寺" lines are a list to the reader, Markdown or not
+        found += [
+            Formatting("list", line, _line(subject.answer, line).strip()[:40])
+            for line, kind in subject.items.hand_lists if kind == "bullets"
+        ]
+        found.sort(key=lambda f: (f.line, f.kind))
     if found:
         shown = "; ".join(f"{f.kind} at line {f.line}: '{quote(f.snippet)}'" for f in found[:3])
         more = f" (+{len(found) - 3} more)" if len(found) > 3 else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -23,6 +24,21 @@ class TermsParams(Params):
     """Alias groups from the library (sony, apple, xiaomi, gaming_laptop, …)."""
     scope: Scope = "answer"
     """answer: anywhere; items: the recommended items' text; item_names: only their names."""
+
+    @field_validator("terms")
+    @classmethod
+    def _valid_terms(cls, value: list[str]) -> list[str]:
+        for term in value:
+            if not term.strip() or term.strip() == "re:":
+                raise ValueError("a term must not be empty")
+            if term.startswith("re:"):
+                try:
+                    compiled = re.compile(term[3:])
+                except re.error as exc:
+                    raise ValueError(f"bad regular expression '{term}': {exc}") from None
+                if compiled.fullmatch(""):
+                    raise ValueError(f"regular expression '{term}' matches the empty string")
+        return value
 
     @field_validator("groups")
     @classmethod
@@ -46,12 +62,27 @@ def _texts(subject: Subject, scope: Scope) -> list[tuple[str, str]]:
     return [(f"item '{item.name}'", getattr(item, attribute)) for item in subject.items.items]
 
 
+# An item that says what it is not ("非游戏本", "不是苹果") restates the filter; it is no violation.
+_NEGATION_BEFORE_RE = re.compile(r"(?:非|不是|并非|不属于|不算|排除了?|不含|不选|避开)\s*$")
+
+
+def _restates_filter(text: str, hit: term_text.Hit) -> bool:
+    return _NEGATION_BEFORE_RE.search(term_text.fold(text)[: hit.start]) is not None
+
+
 @checker("terms:forbidden", TermsParams, "none of the terms or their aliases appear (in the answer or in the items)")
 def terms_forbidden(subject: Subject, params: TermsParams) -> Outcome:
     wanted = term_text.expand(params.terms, params.groups)
     if params.scope != "answer" and not subject.items.items:
+        if not term_text.find(subject.answer, wanted):  # no item could hold what the answer lacks
+            return Outcome.passed(f"none of {len(wanted)} forbidden terms anywhere (no items found)")
         return Outcome.errored("no items found, so the items cannot be checked for forbidden terms")
-    hits = [(where, hit) for where, text in _texts(subject, params.scope) for hit in term_text.find(text, wanted)]
+    hits = [
+        (where, hit)
+        for where, text in _texts(subject, params.scope)
+        for hit in term_text.find(text, wanted)
+        if params.scope == "answer" or not _restates_filter(text, hit)
+    ]
     if hits:
         shown = "; ".join(f"'{hit.matched}' ({hit.term}) in {where}" for where, hit in hits[:4])
         return Outcome.failed(f"{len(hits)} forbidden mention(s): {shown}", tuple(hit.matched for _, hit in hits))

@@ -12,7 +12,7 @@ from gate.subject import Subject
 from gate.text import units
 from gate.text.days import days_mentioned
 from gate.text.sentences import split_sentences
-from gate.text.terms import find
+from gate.text.terms import find, fold
 from gate.verdict import Outcome
 
 
@@ -67,19 +67,49 @@ def text_sections(subject: Subject, params: SectionsParams) -> Outcome:
     return Outcome.passed(f"all {len(params.sections)} sections present")
 
 
+_COUNTED = r"(?:\d+|[一二两三四五六七八九十])\s*(?:家|款|个|本|项|条|处|部|台|所|间|座|样)"
 _LIMIT_PATTERNS = (
-    r"只(?:能)?(?:找到|有|搜到|查到|推荐)了?\s*\d+|仅(?:找到|有|搜到|查到)\s*\d+|"
-    r"(?:只|仅)(?:找到|有|搜到|查到)了?\s*[一二两三四五六七八九]\s*[家款个本]|"
-    r"无法(?:满足|找到|凑齐|提供)|没(?:能|有办法)?(?:找到|凑齐|满足)|找不到|不足\s*\d*\s*[家款个]|不够|凑不齐|难以满足|"
-    r"(?:数量|款数|家数)(?:上)?(?:有限|不足)|暂(?:时)?只|"
-    r"\bonly (?:found|have|\d+)\b|\bcould(?:n't| not) find\b|\bunable to\b|\bcannot (?:find|meet|provide)\b"
+    rf"(?:只|仅)(?:能|可)?(?:找到|搜到|查到|筛选出|筛出)|(?:只|仅)能(?:推荐|提供|给出|列出|找到)|"
+    rf"(?:只|仅)(?:推荐|提供)了?\s*{_COUNTED}|(?:只|仅)(?:有|剩)?\s*{_COUNTED}|"
+    r"无法(?:满足|找到|凑齐|凑够|提供|达到)|没(?:能|有办法)?(?:找到|凑齐|凑够|满足)|找不到|凑不齐|凑不够|"
+    r"难以(?:满足|找到|凑齐)|达不到|"
+    r"不足\s*\d*\s*(?:家|款|个|本|项|条|处)|"
+    r"(?:数量|款数|家数|选择|选项|款式|结果|货源)(?:上)?(?:非常|比较|相当|很|较为|十分)?(?:有限|不足|不够|很少|稀少|极少)|"
+    r"屈指可数|寥寥无几|暂(?:时)?只|能找到的(?:全部|所有|只有|就这)|"
+    r"\bonly (?:found|have|\d+|one|two|three|four|five|a few|a handful)\b|\b(?:could|can) only\b|"
+    r"\bcould(?:n't| not) find\b|\bunable to\b|\bcan(?:not|'t) (?:find|meet|provide|recommend)\b|"
+    r"\bnot enough\b|\bfewer than\b"
 )
 _LIMIT_RE = re.compile(_LIMIT_PATTERNS, re.IGNORECASE)
-_QUESTION_RE = re.compile(
-    r"[？?]|是否(?:可以|接受|需要|愿意|要)|要不要|需不需要|可不可以|能否接受|您(?:看|觉得)|请告诉我|告诉我您|"
+# Asking without a question mark ("请告诉我您的预算"), or a question addressed to the user.
+_REQUEST_RE = re.compile(
+    r"是否(?:可以|接受|需要|愿意|要|满意|考虑)|要不要|需不需要|可不可以|能否接受|您(?:看|觉得)|"
+    r"请告诉我|告诉我您|请告知|请确认|欢迎告诉我|"
     r"\b(?:would you|do you want|shall i|should i|let me know)\b",
     re.IGNORECASE,
 )
+_ADDRESSED_RE = re.compile(
+    r"您|你|吗|请问|是否|要不要|需不需要|可不可以|能不能|好不好|行不行|哪(?:种|个|些|家|款|类|里)|多少|什么样|"
+    r"\b(?:you|your|i|want|prefer|shall)\b",
+    re.IGNORECASE,
+)
+# Headings and bold-only lines ("### 值得去吗？") are titles, not questions put to the user.
+_TITLE_LINE_RE = re.compile(r"^[ \t]*(?:#{1,6}[ \t].*|(\*\*|__)[^\n]*\1[ \t]*)$", re.MULTILINE)
+
+
+def _question(answer: str) -> str | None:
+    """The first question put to the user: a request phrase, or an addressed ？ sentence.
+
+    A rhetorical question ("为什么这么好吃？因为新鲜。") does not count.
+    """
+    text = _TITLE_LINE_RE.sub("", answer)
+    match = _REQUEST_RE.search(text)
+    if match:
+        return match.group(0)
+    for sentence in split_sentences(text):
+        if re.search(r"[？?]", sentence) and _ADDRESSED_RE.search(sentence):
+            return sentence
+    return None
 
 
 class AcknowledgesLimitParams(Params):
@@ -100,10 +130,14 @@ class AsksUserParams(Params):
 
 @checker("text:asks_user", AsksUserParams, "the answer asks the user a question (to clarify or to accept an alternative)")
 def text_asks_user(subject: Subject, params: AsksUserParams) -> Outcome:
-    match = _QUESTION_RE.search(subject.answer)
-    if match:
-        return Outcome.passed(f"asks the user: '{quote(match.group(0))}'")
-    return Outcome.failed("asks the user nothing")
+    question = _question(subject.answer)
+    if question:
+        return Outcome.passed(f"asks the user: '{quote(question)}'")
+    return Outcome.failed("asks the user nothing (a rhetorical question does not count)")
+
+
+def _sentence_key(sentence: str) -> str:
+    return re.sub(r"[\s*_`]+", "", fold(sentence))
 
 
 class NoRepeatedSentencesParams(Params):
@@ -114,7 +148,12 @@ class NoRepeatedSentencesParams(Params):
 @checker("text:no_repeated_sentences", NoRepeatedSentencesParams, "no sentence is repeated verbatim (padding to reach a length)")
 def text_no_repeated_sentences(subject: Subject, params: NoRepeatedSentencesParams) -> Outcome:
     sentences = [s for s in split_sentences(subject.answer) if units.count_zi(s) >= params.min_zi]
-    repeated = [s for s, n in Counter(sentences).items() if n > 1]
+    # Spacing, width and emphasis marks do not make a copied sentence new.
+    first: dict[str, str] = {}
+    for sentence in sentences:
+        first.setdefault(_sentence_key(sentence), sentence)
+    counts = Counter(_sentence_key(sentence) for sentence in sentences)
+    repeated = [first[key] for key, n in counts.items() if n > 1]
     if repeated:
         return Outcome.failed(f"{len(repeated)} sentence(s) repeated: '{quote(repeated[0], 30)}'", tuple(repeated))
     return Outcome.passed(f"no repeated sentence among {len(sentences)}")

@@ -7,10 +7,11 @@ import json
 import re
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from gate.checkers.base import Params, checker
 from gate.subject import Subject
+from gate.text.terms import fold
 from gate.trajectory import ToolCall
 from gate.verdict import Outcome
 
@@ -72,17 +73,49 @@ def tools_order(subject: Subject, params: OrderParams) -> Outcome:
     return Outcome.failed(f"{params.then} (#{then[0]}) called before {params.first} (#{first[0]}): {_sequence(calls)}")
 
 
+def _patterns(value: Any) -> list[str]:
+    if isinstance(value, str) and value.startswith("re:"):
+        return [value[3:]]
+    if isinstance(value, dict):
+        return [p for v in value.values() for p in _patterns(v)]
+    if isinstance(value, list):
+        return [p for v in value for p in _patterns(v)]
+    return []
+
+
 class ArgsParams(Params):
     tool: str
     args: dict[str, Any] = Field(min_length=1)
-    """Expected values; a string ``re:…`` is a regular expression the value must match."""
+    """Expected values; a string ``re:…`` is a regular expression the value must match; an object
+    matches when each of its keys matches (other keys may be present)."""
     every: bool = False
     """True: every call of the tool must match; False: at least one."""
+
+    @field_validator("args")
+    @classmethod
+    def _compiles(cls, value: dict[str, Any]) -> dict[str, Any]:
+        for pattern in _patterns(value):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"bad regular expression 're:{pattern}': {exc}") from None
+        return value
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def _arg_matches(expected: Any, actual: Any) -> bool:
     if isinstance(expected, str) and expected.startswith("re:"):
-        return actual is not None and re.search(expected[3:], str(actual)) is not None
+        return actual is not None and re.search(expected[3:], _as_text(actual)) is not None
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(_arg_matches(v, actual.get(k)) for k, v in expected.items())
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(expected) == len(actual)
+                and all(_arg_matches(e, a) for e, a in zip(expected, actual, strict=True)))
+    if isinstance(expected, bool) or isinstance(actual, bool):  # True is not 1
+        return type(expected) is type(actual) and expected == actual
     return bool(expected == actual)
 
 
@@ -117,9 +150,10 @@ def tools_max_calls(subject: Subject, params: MaxCallsParams) -> Outcome:
 @checker("tools:no_repeat", ToolsParams, "no side-effect tool is called more than once (a retried write repeats its effect)")
 def tools_no_repeat(subject: Subject, params: ToolsParams) -> Outcome:
     calls = subject.trajectory.tool_calls
-    repeated = {
-        tool: indexes for tool in params.tools if len(indexes := _indexed(calls, tool)) > 1
-    }
+    # Grouped by the name called: send_* covering send_sms and send_email is not one tool twice.
+    names = dict.fromkeys(c.name for c in calls if any(_matches(c, tool) for tool in params.tools))
+    indexed = {name: [i for i, c in enumerate(calls) if c.name == name] for name in names}
+    repeated = {name: indexes for name, indexes in indexed.items() if len(indexes) > 1}
     if repeated:
         shown = "; ".join(f"{tool} ×{len(ix)} (#{', #'.join(map(str, ix))})" for tool, ix in repeated.items())
         return Outcome.failed(f"side-effect call(s) repeated: {shown}", tuple(repeated))
@@ -134,12 +168,28 @@ class UsesResultParams(Params):
     """Only values of these JSON keys count as facts; default: every string and number."""
 
 
+_NUMBER_FACT_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+
+
+def _fact(text: str) -> str | None:
+    """A value worth looking for in the answer: a name of 2+ characters or a number of 2+ digits.
+
+    One digit ("3", "4") turns up in any answer, so it proves nothing.
+    """
+    text = text.strip()
+    if _NUMBER_FACT_RE.match(text):
+        return text if len(text.lstrip("-").replace(".", "")) >= 2 else None
+    return text if len(text) >= 2 else None
+
+
 def _facts(result: str, fields: list[str]) -> set[str]:
     try:
         data: Any = json.loads(result)
-    except json.JSONDecodeError:
-        return {token for token in re.findall(r"[\u4e00-\u9fff]{2,}|\d+(?:\.\d+)?", result)}
+    except ValueError:
+        tokens = re.findall(r"[\u4e00-\u9fff]{2,}|\d+(?:\.\d+)?", result)
+        return {fact for token in tokens if (fact := _fact(token))}
     found: set[str] = set()
+
     def walk(value: Any, key: str | None) -> None:
         if isinstance(value, dict):
             for k, v in value.items():
@@ -150,11 +200,19 @@ def _facts(result: str, fields: list[str]) -> set[str]:
         elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
             if fields and key not in fields:
                 return
-            text = f"{value:g}" if isinstance(value, float) else str(value)
-            if len(text) >= 2 or isinstance(value, (int, float)):
-                found.add(text)
+            fact = _fact(f"{value:g}" if isinstance(value, float) else str(value))
+            if fact:
+                found.add(fact)
+
     walk(data, None)
     return found
+
+
+def _used(fact: str, answer: str) -> bool:
+    """``fact`` in the answer; a number only as a whole number (28 is not in 280 or 2.8)."""
+    if _NUMBER_FACT_RE.match(fact):
+        return re.search(rf"(?<![\d.]){re.escape(fact)}(?![\d]|\.\d)", answer) is not None
+    return fold(fact) in answer
 
 
 @checker("tools:uses_result", UsesResultParams, "the answer uses data (names, numbers) from the tool's result")
@@ -163,7 +221,8 @@ def tools_uses_result(subject: Subject, params: UsesResultParams) -> Outcome:
     if not results:
         return Outcome.failed(f"no successful {params.tool} result to use")
     facts = set().union(*(_facts(result, params.fields) for result in results))
-    used = sorted(fact for fact in facts if fact in subject.answer)
+    answer = fold(subject.answer)
+    used = sorted(fact for fact in facts if _used(fact, answer))
     detail = f"{len(used)} fact(s) from {params.tool} in the answer ({', '.join(used[:4]) or 'none'}); {params.min_matches} required"
     return Outcome.of(len(used) >= params.min_matches, detail, tuple(used))
 

@@ -18,12 +18,14 @@ ALIAS_GROUPS: dict[str, tuple[str, ...]] = {
     "bose": ("Bose",),
     "gaming_laptop": (
         "游戏本", "电竞本", "gaming laptop", "ROG", "玩家国度", "败家之眼", "外星人", "Alienware",
-        "拯救者", "Legion", "暗影精灵", "OMEN", "光影精灵", "Victus", "雷神", "机械革命", "枪神",
-        "魔霸", "天选", "TUF", "飞行堡垒", "掠夺者", "Predator", "暗影骑士", "Nitro", "战神",
+        "拯救者", "Legion", "暗影精灵", "OMEN", "光影精灵", "Victus", "雷神", "枪神",
+        "re:机械革命(?!\\s*无界)",  # 机械革命无界 is the brand's thin-and-light line
+        "魔霸", "天选", "TUF", "飞行堡垒", "掠夺者", "Predator", "暗影骑士", "Nitro",
+        "re:战神\\s?[a-z]{1,2}\\d",  # 战神 Z8 / 战神S8, not 作战神器
         "神舟战神", "灵刃", "Razer Blade", "雷蛇", "微星泰坦", "Titan GT", "Raider", "火影",
         "七彩虹将星", "MSI Katana", "Katana GF", "Strix", "Scar", "幻16", "幻14", "Zephyrus",
     ),
-    "honor": ("荣耀", "Honor"),
+    "honor": ("re:(?<!王者)荣耀", "Honor"),  # 《王者荣耀》 is a game, not the brand
     "hotpot": ("火锅", "hot pot", "hotpot"),
     "huawei": ("华为", "Huawei", "HUAWEI"),
     "oppo": ("OPPO", "一加", "OnePlus", "realme", "真我"),

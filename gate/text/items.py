@@ -2,9 +2,11 @@
 
 Candidates are the top-level Markdown lists (an ordered list interrupted by prose is merged back),
 the data rows of each table, the elements of a JSON array (the whole answer, or a ```json block),
-and runs of numbered headings or lines ("1." without a space, "1、", "一、", "第一家", "1️⃣"). The
-largest candidate wins; lists that sit inside a numbered run's sections are sub-points of those
-items, not candidates. Nested sub-points always belong to their item.
+and runs of hand-written entries (see :mod:`gate.text.runs`): numbered lines or headings ("1."
+without a space, "1、", "一、", "第一家", "1️⃣"), bold-led paragraphs, bullet glyphs, same-level
+headings. Lists inside an item's section are its sub-points, not candidates; lists under section
+labels ("一、推荐餐厅") or group labels ("### 海鲜") are. A list led by "注意事项" / "小贴士" holds notes
+and loses to any other candidate. Otherwise the largest candidate wins, the earlier on a tie.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gate.text.jsonanswer import main_array, parse_answer
-from gate.text.markdown import Block, MarkdownDoc, plain_text
-from gate.text.numerals import to_int
+from gate.text.markdown import Block, ListBlock, MarkdownDoc
+from gate.text.names import split_name
 from gate.text.prices import Price, find_prices
+from gate.text.runs import Run, Unit, find_runs, role, strip_marker, units
 
 
 @dataclass(frozen=True)
@@ -34,78 +37,45 @@ class Item:
 
 @dataclass(frozen=True)
 class ItemList:
-    """The items of the main structure and where they came from (list, table, json, numbered)."""
+    """The items of the main structure and where they came from.
+
+    ``source``: list, table, json, numbered, bold, bullets, headings, or none.
+    """
 
     source: str
     items: tuple[Item, ...] = ()
     line: int = 0
     others: tuple[str, ...] = field(default=())
+    hand_lists: tuple[tuple[int, str], ...] = ()
+    """(line, numbered | bullets) where numbered lines ("1、") or bullet glyphs ("•") form a list
+    without Markdown syntax."""
 
     def __len__(self) -> int:
         return len(self.items)
 
 
-_MARKER_RE = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*"
-    r"(?:(?P<arabic>\d{1,2})(?:[.．、)）]|\ufe0f?\u20e3)(?!\d)"
-    r"|[（(](?P<paren>\d{1,2})[)）]"
-    r"|(?P<cn>[一二三四五六七八九十]{1,3})[、.．]"
-    r"|第\s*(?P<ordinal>[一二三四五六七八九十\d]{1,3})\s*(?=[家款个本名站部台位种道处条只件：:，,、\s])"
-    r"|(?:No|NO|Top|TOP)\.?\s*(?P<no>\d{1,2})(?!\d))"
-)
-_SEPARATORS = ("：", ":", " - ", " — ", "——", " – ", "—", "｜", "|")
-_WEAK_SEPARATORS = ("，", ",", "（", "(")
 _NAME_KEYS = ("name", "title", "city", "city_name", "product", "model", "restaurant", "brand",
               "place", "spot", "location", "dish", "book", "名称", "名字", "城市")
 _DESCRIPTION_HEADERS = re.compile(
     r"介绍|简介|描述|特点|亮点|理由|推荐|说明|点评|特色|卖点|description|intro|reason|highlight|why|note",
     re.IGNORECASE,
 )
-_PRICE_HEADERS = re.compile(r"价|预算|人均|price|cost", re.IGNORECASE)
+# 价 but not 性价比 (value for money), 评价 (reviews) or 价值 (worth).
+_PRICE_HEADERS = re.compile(r"(?<![性评])价(?![比值])|预算|人均|price|cost", re.IGNORECASE)
+_RANK_CELL = re.compile(r"^\s*(?:#?\s*\d{1,2}|第\s*\S{1,3}\s*[名位]?|no\.?\s*\d{1,2}|top\s*\d{1,2}|[一二三四五六七八九十]{1,3})\s*$",
+                        re.IGNORECASE)
 
 
-def marker_number(line: str) -> int | None:
-    """The ordinal a line starts with ("1." "1、" "一、" "第一家" "1️⃣"), or None."""
-    match = _MARKER_RE.match(line)
-    if not match:
-        return None
-    token = next(group for group in match.groups() if group)
-    return to_int(token)
-
-
-def strip_marker(line: str) -> str:
-    """The line without its leading ordinal marker."""
-    match = _MARKER_RE.match(line)
-    return line[match.end() :].strip() if match else line.strip()
-
-
-def split_name(head: str, bold: str | None = None) -> tuple[str, str]:
-    """Name and description of an item's first line: bold lead, else text before a separator."""
-    head = head.strip()
-    if bold and head.startswith(bold):
-        rest = head[len(bold) :].lstrip(" ：:-—–|｜，,")
-        return bold.strip(), rest.strip()
-    for separators in (_SEPARATORS, _WEAK_SEPARATORS):
-        positions = [(head.find(sep), sep) for sep in separators if head.find(sep) > 0]
-        if positions:
-            index, sep = min(positions)
-            return head[:index].strip(), head[index + len(sep) :].strip()
-    return head, ""
+def _name_column(header: list[str], rows: list[list[str]]) -> int:
+    """The column naming each row: the first, unless it only ranks them (排名 1, 2, 3)."""
+    ranks = [row[0] for row in rows if row]
+    if len(header) > 1 and ranks and all(_RANK_CELL.match(cell) for cell in ranks):
+        return 1
+    return 0
 
 
 def _leading_bold(block: Block) -> str | None:
-    node = block.node
-    if node is None or not node.children:
-        return None
-    inline = node.children[0] if node.type == "paragraph" else node
-    if inline.type != "inline" or not inline.children:
-        return None
-    first = inline.children[0]
-    if first.type == "text" and not first.content.strip() and len(inline.children) > 1:
-        first = inline.children[1]
-    if first.type in ("strong", "em"):
-        return strip_marker(plain_text(first))
-    return None
+    return strip_marker(block.bold) if block.bold else None
 
 
 def _item(head: str, text: str, line: int, bold: str | None = None) -> Item:
@@ -123,16 +93,17 @@ def _from_list_items(blocks: list[Block]) -> list[Item]:
 
 def _from_table(table: Block) -> list[Item]:
     header, rows = table.cells[0], table.cells[1:]
-    described = [i for i, h in enumerate(header) if i > 0 and _DESCRIPTION_HEADERS.search(h)]
-    priced = [i for i, h in enumerate(header) if _PRICE_HEADERS.search(h)]
+    named = _name_column(header, rows)
+    described = [i for i, h in enumerate(header) if i > named and _DESCRIPTION_HEADERS.search(h)]
+    priced = [i for i, h in enumerate(header) if i != named and _PRICE_HEADERS.search(h)]
     items = []
     for offset, row in enumerate(rows):
-        name = strip_marker(row[0]) if row else ""
+        name = strip_marker(row[named]) if named < len(row) else ""
         if described:
             description = " ".join(row[i] for i in described if i < len(row))
         else:
             description = " ".join(
-                cell for i, cell in enumerate(row) if i > 0 and i not in priced
+                cell for i, cell in enumerate(row) if i > named and i not in priced
             )
         prices: list[Price] = []
         for i in priced:
@@ -172,85 +143,93 @@ def _json_items(array: list[Any]) -> list[Item]:
     return items
 
 
-@dataclass
-class _Marked:
-    number: int
-    head: str
-    line: int
-    block_index: int
-    heading_level: int  # 0 for a paragraph line
-    bold: str | None
-    body: list[str] = field(default_factory=list)
+def _from_run(run: Run) -> list[Item]:
+    items = []
+    for entry in run.entries:
+        body = "\n".join(unit.text for unit in entry.body if unit.text)
+        text = "\n".join(part for part in (entry.head, body) if part)
+        items.append(_item(entry.head, text, entry.line, entry.bold))
+    return items
 
 
-def _numbered_runs(doc: MarkdownDoc) -> list[list[_Marked]]:
-    marked: list[_Marked] = []
-    for index, block in enumerate(doc.blocks):
-        if block.kind not in ("paragraph", "heading"):
-            if marked and block.kind != "rule":
-                marked[-1].body.append(block.text)
-            continue
-        level = block.level if block.kind == "heading" else 0
-        bold = _leading_bold(block)
-        for offset, line in enumerate(block.text.split("\n")):
-            number = marker_number(line)
-            if number is not None:
-                marked.append(_Marked(number, line, block.line + offset, index, level,
-                                      bold if offset == 0 else None))
-            elif marked:
-                marked[-1].body.append(line)
-    runs: list[list[_Marked]] = []
-    for entry in marked:
-        if runs and entry.number == runs[-1][-1].number + 1:
-            runs[-1].append(entry)
-        elif entry.number == 1:
-            runs.append([entry])
-    return [run for run in runs if len(run) >= 2]
+_RUN_SOURCES = {"numbered": "numbered", "bold": "bold", "bullets": "bullets", "headings": "headings"}
+# A list led by "注意事项：" or "小贴士" holds notes, not the recommended items.
+_NOTES_LEAD_RE = re.compile(r"注意|提示|贴士|须知|备注|提醒|温馨|\b(?:tips?|notes?|reminders?)\b", re.IGNORECASE)
 
 
-def _run_span(doc: MarkdownDoc, run: list[_Marked]) -> tuple[int, int]:
-    """Lines a numbered run's sections cover: from the first marker to the next heading or end."""
-    first, last = run[0], run[-1]
-    end = 10**9
-    for block in doc.blocks[last.block_index + 1 :]:
-        if block.kind == "heading" and (last.heading_level == 0 or block.level <= last.heading_level):
-            end = block.line - 1
+def _notes(all_units: list[Unit], line: int) -> bool:
+    lead: list[Unit] = []  # the text right before the candidate, back to the previous block
+    for unit in reversed([u for u in all_units if u.line < line]):
+        if unit.kind not in ("line", "heading") or len(lead) == 2:
             break
-    return first.line, end
+        lead.append(unit)
+    return any(len(u.text) <= 30 and _NOTES_LEAD_RE.search(u.text) for u in lead)
+
+
+def _fenced_arrays(doc: MarkdownDoc) -> list[ItemList]:
+    found = []
+    for block in doc.blocks:
+        if block.kind == "code" and block.info.startswith("json"):
+            fenced = parse_answer(block.text)
+            array = main_array(fenced.value) if fenced.ok else None
+            if array is not None:
+                found.append(ItemList("json", tuple(_json_items(array[1])), block.line))
+    return found
+
+
+def _list_candidate(lists: list[ListBlock]) -> ItemList:
+    blocks = [item for block in lists for item in block.items]
+    return ItemList("list", tuple(_from_list_items(blocks)), lists[0].line)
+
+
+def _from_runs(runs: list[Run], lists: list[ListBlock]) -> tuple[list[tuple[ItemList, Run]], list[Run]]:
+    """Candidates from runs (each with its run), and the runs whose sections hold sub-points."""
+    found: list[tuple[ItemList, Run]] = []
+    owners: list[Run] = []
+    for run in runs:
+        run_role = role(run, lists, runs)
+        if run_role == "categories":
+            grouped = [b for b in lists if run.owner(b.line) and b.line > run.line]
+            found.append((_list_candidate(grouped), run))
+        elif run_role in ("items", "open"):
+            found.append((ItemList(_RUN_SOURCES[run.kind], tuple(_from_run(run)), run.line), run))
+        if run_role in ("items", "categories"):
+            owners.append(run)
+    return found, owners
+
+
+def _candidates(doc: MarkdownDoc, runs: list[Run]) -> list[ItemList]:
+    lists = doc.lists()
+    found, owners = _from_runs(runs, lists)
+
+    def inside(line: int, source: Run | None = None) -> bool:
+        return any(o is not source and o.line < line and o.owner(line) for o in owners)
+
+    candidates = [c for c, source in found if not inside(c.line, source)]
+    candidates += [_list_candidate([b]) for b in lists if not inside(b.line)]
+    candidates += [
+        ItemList("table", tuple(_from_table(t)), t.line)
+        for t in doc.tables() if len(t.cells) > 1 and not inside(t.line)
+    ]
+    return candidates + _fenced_arrays(doc)
 
 
 def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     """The items of ``answer``'s main structure (see the module docstring)."""
     parsed = parse_answer(answer)
     if parsed.ok:
-        found = main_array(parsed.value)
-        if found is not None:
-            return ItemList("json", tuple(_json_items(found[1])))
-        return ItemList("json", ())
+        array = main_array(parsed.value)
+        return ItemList("json", tuple(_json_items(array[1])) if array is not None else ())
     doc = doc or MarkdownDoc(answer)
-    candidates: list[ItemList] = []
-    runs = _numbered_runs(doc)
-    spans = [_run_span(doc, run) for run in runs if len({m.block_index for m in run}) > 1]
-    for run in runs:
-        items = tuple(
-            _item(m.head, "\n".join([m.head, *m.body]).strip(), m.line, m.bold) for m in run
-        )
-        candidates.append(ItemList("numbered", items, run[0].line))
-    for block_list in doc.lists():
-        if any(start <= block_list.line <= end for start, end in spans):
-            continue  # sub-points of a numbered item
-        candidates.append(ItemList("list", tuple(_from_list_items(block_list.items)), block_list.line))
-    for table in doc.tables():
-        if len(table.cells) > 1:
-            candidates.append(ItemList("table", tuple(_from_table(table)), table.line))
-    for block in doc.blocks:
-        if block.kind == "code" and block.info.startswith("json"):
-            fenced = parse_answer(block.text)
-            array = main_array(fenced.value) if fenced.ok else None
-            if array is not None:
-                candidates.append(ItemList("json", tuple(_json_items(array[1])), block.line))
-    if not candidates:
-        return ItemList("none", ())
-    best = max(candidates, key=lambda c: (len(c.items), -c.line))
+    all_units = units(doc)
+    runs = find_runs(doc, all_units)
+    candidates = _candidates(doc, runs)
+    hand = tuple(
+        (r.line, r.kind) for r in runs if r.lines_only and r.kind in ("numbered", "bullets") and not r.outline
+    )
+    main = [c for c in candidates if c.items and not _notes(all_units, c.line)] or candidates
+    if not main:
+        return ItemList("none", (), hand_lists=hand)
+    best = max(main, key=lambda c: (len(c.items), -c.line))
     others = tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in candidates if c is not best)
-    return ItemList(best.source, best.items, best.line, others)
+    return ItemList(best.source, best.items, best.line, others, hand)

@@ -40,6 +40,7 @@ FORMATTING_NODES: dict[str, str] = {
     "link": "link",
     "image": "link",
     "html_block": "html",
+    "html_inline": "html",
 }
 FORMATTING_KINDS = sorted(set(FORMATTING_NODES.values()))
 
@@ -81,6 +82,7 @@ class Block:
     cells: list[list[str]] = field(default_factory=list)  # table: header row first
     info: str = ""  # code fence info string
     node: SyntaxTreeNode | None = None
+    bold: str | None = None  # list item: the bold (or italic) text it starts with
 
 
 def plain_text(node: SyntaxTreeNode) -> str:
@@ -100,6 +102,19 @@ def plain_text(node: SyntaxTreeNode) -> str:
         return " | ".join(parts)
     joined = "\n".join(part for part in parts if part)
     return joined
+
+
+def leading_bold(node: SyntaxTreeNode) -> str | None:
+    """The text of the bold (or italic) span a paragraph starts with, or None."""
+    inline = node.children[0] if node.type == "paragraph" and node.children else node
+    if inline.type != "inline" or not inline.children:
+        return None
+    first = inline.children[0]
+    if first.type == "text" and not first.content.strip() and len(inline.children) > 1:
+        first = inline.children[1]
+    if first.type in ("strong", "em"):
+        return plain_text(first).strip() or None
+    return None
 
 
 def _lines(node: SyntaxTreeNode) -> tuple[int, int]:
@@ -148,27 +163,49 @@ class MarkdownDoc:
         return block
 
     def lists(self) -> list[ListBlock]:
-        """Top-level lists; an ordered list broken by prose but numbered on is merged back."""
+        """Top-level lists. An ordered list broken by prose or by mis-indented sub-points and then
+        numbered on is merged back; what broke it belongs to the item before the break."""
         merged: list[ListBlock] = []
+        since: list[Block] = []  # blocks after the last ordered list
+        last_ordered: ListBlock | None = None
+        sub_bullets = False  # the numbered items' sub-points were written as separate bullet lists
         for block in self.blocks:
             if block.kind != "list" or block.node is None:
+                if block.kind == "heading":
+                    last_ordered = None
+                since.append(block)
                 continue
             node = block.node
             ordered = node.type == "ordered_list"
             start = int(node.attrs.get("start", 1)) if ordered else 1
             items = [self._list_item(child) for child in node.children]
-            previous = merged[-1] if merged else None
             if (
                 ordered
-                and previous is not None
-                and previous.ordered
-                and start == previous.start + len(previous.items)
+                and last_ordered is not None
                 and start > 1
+                and start == last_ordered.start + len(last_ordered.items)
             ):
-                previous.items.extend(items)
-                previous.end_line = block.end_line
+                tail = last_ordered.items[-1]
+                for between in since:
+                    tail.text = f"{tail.text}\n{between.text}".strip()
+                    tail.end_line = between.end_line
+                sub_bullets = sub_bullets or any(b.kind == "list" for b in since)
+                gap = (last_ordered.end_line, block.line)
+                merged = [m for m in merged if not gap[0] < m.line < gap[1]]
+                last_ordered.items.extend(items)
+                last_ordered.end_line = block.end_line
+                since = []
                 continue
-            merged.append(ListBlock(ordered, start, block.line, block.end_line, items))
+            current = ListBlock(ordered, start, block.line, block.end_line, items)
+            merged.append(current)
+            if ordered:
+                last_ordered, since, sub_bullets = current, [], False
+            else:
+                since.append(block)
+        if last_ordered is not None and sub_bullets and since and since[0].kind == "list":
+            tail = last_ordered.items[-1]  # the last item's sub-points follow it the same way
+            tail.text = f"{tail.text}\n{since[0].text}"
+            merged = [m for m in merged if m.line != since[0].line]
         return merged
 
     def _list_item(self, node: SyntaxTreeNode) -> Block:
@@ -182,6 +219,7 @@ class MarkdownDoc:
             end_line=end,
             head=head,
             node=first,
+            bold=leading_bold(first) if first is not None else None,
         )
 
     def tables(self) -> list[Block]:

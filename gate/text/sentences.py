@@ -14,18 +14,27 @@ _TERMINATOR_RE = re.compile(
 _HAS_CONTENT_RE = re.compile(r"[^\W_]")
 
 
+# A line that starts a list item ("- ", "1. ", "1、", "一、") ends what came before it, even
+# without a terminator: bullet points are separate statements, not one sentence.
+_LIST_MARKER = r"[ \t]*(?:[-*+•][ \t]|\d{1,2}[.、)）](?!\d)|[一二三四五六七八九十]{1,3}、)"
+_LIST_LINE_RE = re.compile(rf"\n(?={_LIST_MARKER})")
+_LEADING_MARKER_RE = re.compile(rf"\s*{_LIST_MARKER}")
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text``; text after the last terminator is one more sentence."""
     sentences: list[str] = []
-    start = 0
-    for match in _TERMINATOR_RE.finditer(text):
-        piece = text[start : match.end()].strip()
-        start = match.end()
-        if _HAS_CONTENT_RE.search(piece):
-            sentences.append(piece)
-        elif sentences:  # a stray terminator run belongs to the sentence before it
-            sentences[-1] += piece
-    tail = text[start:].strip()
-    if _HAS_CONTENT_RE.search(tail):
-        sentences.append(tail)
+    for segment in _LIST_LINE_RE.split(text):
+        start = 0
+        marker = _LEADING_MARKER_RE.match(segment)  # the "1." of "1. 第一" ends nothing
+        for match in _TERMINATOR_RE.finditer(segment, marker.end() if marker else 0):
+            piece = segment[start : match.end()].strip()
+            start = match.end()
+            if _HAS_CONTENT_RE.search(piece):
+                sentences.append(piece)
+            elif sentences:  # a stray terminator run belongs to the sentence before it
+                sentences[-1] += piece
+        tail = segment[start:].strip()
+        if _HAS_CONTENT_RE.search(tail):
+            sentences.append(tail)
     return sentences

@@ -29,7 +29,8 @@ class Hit:
 @lru_cache(maxsize=4096)
 def _pattern(term: str) -> re.Pattern[str]:
     if term.startswith("re:"):
-        return re.compile(fold(term[3:]))
+        # Casefolding the pattern itself would turn \S into \s; match the folded text ignoring case.
+        return re.compile(unicodedata.normalize("NFKC", term[3:]), re.IGNORECASE)
     folded = re.escape(fold(term)).replace(r"\ ", r"[\s\-_]*")
     # Latin terms match whole words only, so ROG is not found in "progress".
     left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", fold(term)) else ""
@@ -52,6 +53,7 @@ def find(text: str, terms: list[str]) -> list[Hit]:
         Hit(term, match.group(0), match.start())
         for term in terms
         for match in _pattern(term).finditer(folded)
+        if match.group(0)  # a pattern that can match nothing must not "find" it everywhere
     ]
     # Overlapping hits (外星人 in two groups) are reported once, at the longest match.
     hits.sort(key=lambda hit: (hit.start, -len(hit.matched)))

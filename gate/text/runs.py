@@ -1,0 +1,305 @@
+"""Runs of marked lines: items written without Markdown list syntax.
+
+An answer often lists its items as numbered lines or headings ("1、" "一、" "第一家" "1️⃣" "## 1."),
+as bold-led paragraphs ("**鹿回头海鲜楼**：…"), as bullet glyphs ("• …") or as same-level headings.
+A run is such a sequence; each entry owns the lines that follow it (its body) up to the next entry.
+A run whose heads are section labels ("一、推荐餐厅" "二、注意事项") is an outline, not a list of items.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from gate.text.markdown import ListBlock, MarkdownDoc
+from gate.text.names import named
+from gate.text.numerals import to_int
+
+Role = Literal["items", "outline", "categories", "open"]
+
+_MARKER_RE = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*"
+    r"(?:(?P<arabic>\d{1,2})(?P<delim>[.．、)）]|\ufe0f?\u20e3)(?!\d)"
+    r"|[（(](?P<paren>\d{1,2})[)）]"
+    r"|(?P<cn>[一二三四五六七八九十]{1,3})[、.．]"
+    r"|第\s*(?P<ordinal>[一二三四五六七八九十\d]{1,3})\s*"
+    r"(?:[家款个本名站部台位种道处条只件](?:\s*[：:，,、]\s*)?|(?=[：:，,、\s]|$))"
+    r"|(?:No|NO|Top|TOP)\.?\s*(?P<no>\d{1,2})(?!\d))"
+)
+_BULLET_RE = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·]\s*(?=\S)")
+_BOLD_LEAD_RE = re.compile(r"^\s*(\*\*|__)(?P<bold>\S.*?)\1")
+# Heads that name a part of the answer rather than an item ("推荐餐厅", "注意事项", "总结").
+_SECTION_LABEL_RE = re.compile(
+    r"推荐|注意|提示|贴士|须知|总结|小结|概览|概述|建议|备注|结语|其他|说明|附录|"
+    r"\b(?:tips?|notes?|summary|overview|recommendations?|conclusion)\b",
+    re.IGNORECASE,
+)
+_LABEL_MAX_CHARS = 8
+
+
+def marker(line: str) -> tuple[str, int] | None:
+    """The style and ordinal a line starts with ("1." "1、" "一、" "第一家" "1️⃣"), or None."""
+    match = _MARKER_RE.match(line)
+    if not match:
+        return None
+    for group in ("arabic", "paren", "cn", "ordinal", "no"):
+        token = match.group(group)
+        if token:
+            number = to_int(token)
+            if number is None:
+                return None
+            delim = match.group("delim") or ""
+            style = group + {"．": ".", "）": ")"}.get(delim, delim)
+            return style, number
+    return None
+
+
+def marker_number(line: str) -> int | None:
+    """The ordinal a line starts with, or None."""
+    found = marker(line)
+    return found[1] if found else None
+
+
+def strip_marker(line: str) -> str:
+    """The line without its leading ordinal marker or bullet glyph."""
+    match = _MARKER_RE.match(line) or _BULLET_RE.match(line)
+    return line[match.end() :].strip() if match else line.strip()
+
+
+@dataclass
+class Unit:
+    """One line of a paragraph, one heading, or one other top-level block (list, table, rule …)."""
+
+    kind: str  # line, heading, block, rule
+    text: str
+    raw: str
+    line: int
+    level: int = 0
+    block_kind: str = ""
+    end: int = 0  # last source line of a block unit
+
+
+@dataclass
+class Entry:
+    """One marked unit of a run and the units it owns."""
+
+    unit: int
+    head: str
+    line: int
+    level: int
+    bold: str | None
+    number: int
+    body: list[Unit] = field(default_factory=list)
+
+    @property
+    def end(self) -> int:
+        """The last source line the entry covers."""
+        return max([self.line, *(max(u.line, u.end) for u in self.body)])
+
+
+@dataclass
+class Run:
+    """Entries of one style in order; ``outline`` when their heads label sections, not items."""
+
+    kind: str  # numbered, bold, bullets, headings
+    entries: list[Entry]
+    outline: bool = False
+
+    @property
+    def line(self) -> int:
+        return self.entries[0].line
+
+    @property
+    def lines_only(self) -> bool:
+        """True when every entry is a paragraph line (a list written by hand), not a heading."""
+        return all(e.level == 0 for e in self.entries)
+
+    def owner(self, line: int) -> Entry | None:
+        """The entry whose head or body covers source ``line``."""
+        return next((e for e in self.entries if e.line <= line <= e.end), None)
+
+
+def units(doc: MarkdownDoc) -> list[Unit]:
+    """The document as a flat sequence of units, in order."""
+    raw_lines = doc.text.splitlines()
+    found: list[Unit] = []
+    for block in doc.blocks:
+        if block.kind == "paragraph":
+            for offset, text in enumerate(block.text.split("\n")):
+                number = block.line + offset
+                raw = raw_lines[number - 1] if 0 < number <= len(raw_lines) else text
+                found.append(Unit("line", text, raw, number))
+        elif block.kind == "heading":
+            raw = raw_lines[block.line - 1] if 0 < block.line <= len(raw_lines) else block.text
+            found.append(Unit("heading", block.text, raw, block.line, block.level))
+        else:
+            kind = "rule" if block.kind == "rule" else "block"
+            found.append(Unit(kind, block.text, "", block.line, block_kind=block.kind, end=block.end_line))
+    return found
+
+
+def _bold(unit: Unit) -> str | None:
+    raw = re.sub(r"^\s*#{1,6}\s+", "", unit.raw)
+    found = _MARKER_RE.match(raw)
+    match = _BOLD_LEAD_RE.match(raw[found.end() :] if found else raw)
+    return (strip_marker(match.group("bold")).strip() or None) if match else None
+
+
+def _ends_body(entry: Entry, unit: Unit) -> bool:
+    if unit.kind == "rule":
+        return True
+    return unit.kind == "heading" and (entry.level == 0 or unit.level <= entry.level)
+
+
+def _attach_bodies(run: Run, all_units: list[Unit], stop: int) -> None:
+    """Give each entry the units up to the next entry; the last one no more than its siblings took."""
+    for index, entry in enumerate(run.entries):
+        end = run.entries[index + 1].unit if index + 1 < len(run.entries) else stop
+        for unit in all_units[entry.unit + 1 : end]:
+            if _ends_body(entry, unit):
+                break
+            entry.body.append(unit)
+    if len(run.entries) > 1:
+        # A closing remark after the last item ("以上就是……") is not part of that item.
+        most = max(len(e.body) for e in run.entries[:-1])
+        del run.entries[-1].body[most:]
+
+
+def _entry(index: int, unit: Unit, number: int) -> Entry:
+    head = strip_marker(unit.text)
+    return Entry(index, head, unit.line, unit.level if unit.kind == "heading" else 0, _bold(unit), number)
+
+
+def _numbered(all_units: list[Unit]) -> list[Run]:
+    runs: dict[str, list[list[Entry]]] = {}
+    for index, unit in enumerate(all_units):
+        if unit.kind not in ("line", "heading"):
+            continue
+        found = marker(unit.text)
+        if found is None:
+            continue
+        style, number = found
+        style_runs = runs.setdefault(f"{style}@{unit.level if unit.kind == 'heading' else 0}", [])
+        if style_runs and number == style_runs[-1][-1].number + 1:
+            style_runs[-1].append(_entry(index, unit, number))
+        elif number == 1:
+            style_runs.append([_entry(index, unit, number)])
+    return [Run("numbered", entries) for style_runs in runs.values() for entries in style_runs]
+
+
+def _consecutive(all_units: list[Unit], kind: str, is_entry: Callable[[Unit], bool]) -> list[Run]:
+    """Runs of entries matched by ``is_entry``; a heading (of a higher level) breaks a run."""
+    runs: list[Run] = []
+    current: list[Entry] = []
+    level = 0
+    for index, unit in enumerate(all_units):
+        if is_entry(unit):
+            if current and unit.level != level:
+                runs.append(Run(kind, current))
+                current = []
+            level = unit.level
+            current.append(_entry(index, unit, len(current) + 1))
+        elif unit.kind == "heading" and (level == 0 or unit.level < level) and current:
+            runs.append(Run(kind, current))
+            current = []
+    if current:
+        runs.append(Run(kind, current))
+    return runs
+
+
+def _plain_line(unit: Unit) -> bool:
+    return unit.kind == "line" and marker(unit.text) is None
+
+
+def _heading_runs(all_units: list[Unit]) -> list[Run]:
+    runs: list[Run] = []
+    for level in sorted({u.level for u in all_units if u.kind == "heading"}):
+        def is_entry(unit: Unit, level: int = level) -> bool:
+            return unit.kind == "heading" and unit.level == level and marker(unit.text) is None
+        runs += _consecutive(all_units, "headings", is_entry)
+    return runs
+
+
+def _is_label(entry: Entry) -> bool:
+    head = (entry.bold or entry.head).strip(" ：:")
+    return len(head) <= _LABEL_MAX_CHARS and _SECTION_LABEL_RE.search(head) is not None
+
+
+def _classify(run: Run) -> Run:
+    if not any(e.body for e in run.entries):
+        return run  # one-line entries ("1、注意防晒") label no sections
+    labels = [e for e in run.entries if _is_label(e)]
+    if labels and 2 * len(labels) >= len(run.entries):
+        run.outline = True
+    elif labels:  # a trailing "总结" numbered like the items is not an item
+        run.entries = [e for e in run.entries if e not in labels]
+    return run
+
+
+def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run]:
+    """Every run of two or more entries, bodies attached, outlines marked."""
+    all_units = units(doc) if all_units is None else all_units
+    runs = [
+        *_numbered(all_units),
+        *_consecutive(all_units, "bold", lambda u: _plain_line(u) and _BOLD_LEAD_RE.match(u.raw) is not None),
+        *_consecutive(all_units, "bullets", lambda u: _plain_line(u) and _BULLET_RE.match(u.text) is not None),
+        *_heading_runs(all_units),
+    ]
+    kept: list[Run] = []
+    for run in runs:
+        if len(run.entries) < 2:
+            continue
+        _attach_bodies(run, all_units, len(all_units))
+        run = _classify(run)
+        if len(run.entries) >= 2:
+            kept.append(run)
+    return sorted(kept, key=lambda r: r.line)
+
+
+def _owned(run: Run, lists: list[ListBlock]) -> dict[int, list[ListBlock]]:
+    """The lists inside each entry's section, by entry line."""
+    owned: dict[int, list[ListBlock]] = {}
+    for block in lists:
+        entry = run.owner(block.line)
+        if entry is not None and block.line > entry.line:
+            owned.setdefault(entry.line, []).append(block)
+    return owned
+
+
+def role(run: Run, lists: list[ListBlock], runs: list[Run]) -> Role:
+    """What a run is to the answer's items.
+
+    items: its entries are the items and lists in their sections are sub-points · outline: its
+    entries label sections whose lists hold the items · categories: unnumbered group labels
+    ("### 海鲜" "### 烧烤") whose lists together hold the items · open: undecided, so the run and
+    the list in its one section both stand as candidates.
+    """
+    if run.outline:
+        return "outline"
+    if run.lines_only and run.kind in ("numbered", "bullets"):
+        return "items"
+    owned = _owned(run, lists)
+    numbered_inside = any(
+        other is not run and other.lines_only and other.kind == "numbered" and run.owner(other.line)
+        for other in runs
+    )
+    if numbered_inside or any(b.ordered and len(b.items) >= 2 for bs in owned.values() for b in bs):
+        return "outline"  # numbered items inside each section: the sections group them
+    if run.kind == "numbered":
+        return "items"
+    names = {
+        line: [named(item.head.split("\n", 1)[0], item.bold) for b in bs for item in b.items]
+        for line, bs in owned.items()
+        if any(len(b.items) >= 2 for b in bs)
+    }
+    if not names:
+        return "items"
+    if any(name is None for group in names.values() for name in group):
+        return "items"  # free-form sub-points ("龙虾很新鲜") describe their heading's item
+    sets = [set(group) for group in names.values()]
+    if len(sets) == 1:
+        return "open"
+    shared = any(a & b for i, a in enumerate(sets) for b in sets[i + 1 :])
+    return "items" if shared else "categories"  # recurring keys (人均/地址) are attributes

@@ -1,0 +1,142 @@
+"""Properties every checker keeps on arbitrary input: it never raises, and it is deterministic."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gate.checkers import REGISTRY
+from gate.subject import Subject
+from gate.text import units
+from gate.text.items import extract
+from gate.trajectory import Trajectory
+from gate.verdict import Outcome, Status
+
+Judge = Callable[..., Outcome]
+
+# One representative parameter object per checker; a new checker must add one here.
+PARAMS: dict[str, dict[str, Any]] = {
+    "items:count": {"min": 2, "max": 7},
+    "items:length": {"max": 30},
+    "items:price": {"max": 3000},
+    "json:count": {"exact": 3},
+    "json:fields": {"fields": {"city": ["city_name", "name"], "reason": []}},
+    "json:schema": {"schema": {"type": "array", "items": {"type": "object", "required": ["name"]}}},
+    "json:valid": {"type": "array"},
+    "markdown:list": {"ordered": True},
+    "markdown:no_list": {},
+    "markdown:plain_text": {},
+    "markdown:table": {"min_rows": 2},
+    "terms:forbidden": {"terms": ["re:比.{0,4}好"], "groups": ["sony", "gaming_laptop"], "scope": "items"},
+    "terms:required": {"terms": ["签证", "安全"], "groups": ["apple"], "min_matches": 1},
+    "text:acknowledges_limit": {},
+    "text:asks_user": {},
+    "text:days": {"days": 5},
+    "text:length": {"max": 200},
+    "text:no_repeated_sentences": {},
+    "text:sections": {"sections": {"交通": ["出行"], "住宿": []}},
+    "text:sentences": {"exact": 1},
+    "tools:args": {"tool": "search_*", "args": {"city": "re:三亚", "filters": {"n": 5}}},
+    "tools:forbidden": {"tools": ["send_*", "update_ticket"]},
+    "tools:max_calls": {"max": 3},
+    "tools:no_repeat": {"tools": ["send_*"]},
+    "tools:order": {"first": "list_feedback", "then": "classify"},
+    "tools:required": {"tools": ["list_feedback"]},
+    "tools:uses_result": {"tool": "search_*", "min_matches": 1},
+}
+
+# Fragments real answers are made of, so that random text also hits the structural paths.
+_FRAGMENTS = [
+    "1. ", "1、", "一、", "第一家：", "1️⃣ ", "- ", "  - ", "* ", "• ", "## ", "### 1. ", "> ", "**", "__",
+    "| a | b |\n|---|---|\n| 1 | 2 |\n", "```json\n", "```\n", '[{"city": "杭州", "price": 1e309}]', "{", "]",
+    "人均 200-300 元", "约 5.5k", "1.2 万", "¥5,499", "120W", "3000mAh", "2025-05-10", "3-5 天", "第1-2天",
+    "Day 1", "……", "...", "。", "？", "v1.2", "e.g.", "ＳＯＮＹ", "WH-1000XM5", "progress", "\n", "\n\n",
+    "\t", "\x00", "\x1b[31m", "\u200b", "9" * 400, "-" * 3, "鹿回头海鲜楼", "Sony",
+]
+_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=80)
+ANSWERS = st.one_of(
+    _TEXT,
+    st.lists(st.one_of(st.sampled_from(_FRAGMENTS), _TEXT), max_size=25).map("".join),
+    st.integers(1, 60).map(lambda depth: "".join("  " * i + "- 层\n" for i in range(depth))),
+    st.integers(1, 200).map(lambda depth: "> " * depth + "深"),
+)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(_TEXT, children, max_size=3),
+    max_leaves=8,
+)
+TOOL_CALLS = st.lists(
+    st.fixed_dictionaries(
+        {"name": st.sampled_from(["search_restaurants", "send_sms", "classify", "list_feedback", "x"])},
+        optional={
+            "args": st.dictionaries(st.sampled_from(["city", "filters", "n"]), _JSON, max_size=3),
+            "result": st.one_of(_TEXT, _JSON.map(str)),
+            "is_error": st.booleans(),
+        },
+    ),
+    max_size=5,
+)
+_SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _subject(answer: str, calls: list[dict[str, Any]]) -> Subject:
+    return Subject(Trajectory.model_validate(
+        {"case_id": "P", "group": "B", "run": 0, "final_answer": answer, "tool_calls": calls}
+    ))
+
+
+def test_every_checker_has_representative_params() -> None:
+    assert sorted(PARAMS) == sorted(REGISTRY)
+
+
+@pytest.mark.parametrize("check", sorted(REGISTRY))
+@_SETTINGS
+@given(answer=ANSWERS, calls=TOOL_CALLS)
+def test_checker_never_raises_and_is_deterministic(check: str, answer: str, calls: list[dict[str, Any]]) -> None:
+    checker = REGISTRY[check]
+    params = checker.params.model_validate(PARAMS[check])
+    first = checker(_subject(answer, calls), params)
+    again = checker(_subject(answer, calls), params)
+    assert isinstance(first, Outcome)
+    assert first.status in (Status.PASS, Status.FAIL, Status.ERROR)
+    assert first.detail
+    assert first == again
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=ANSWERS)
+def test_length_in_zi_never_exceeds_chars(text: str) -> None:
+    assert 0 <= units.count(text, "zi") <= units.count(text, "chars")
+    assert units.count(text, "zi") <= units.count(text, "mixed")
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=ANSWERS)
+def test_items_are_counted_consistently(text: str) -> None:
+    found = extract(text)
+    assert len(found) >= 0
+    assert (len(found) == 0) == (found.source == "none") or found.source == "json"
+    counted = REGISTRY["items:count"](_subject(text, []), REGISTRY["items:count"].params(min=0))
+    assert counted.status is Status.PASS if found.items else counted.status is Status.FAIL
+
+
+_PATHOLOGICAL = {
+    "deep-list": "".join("  " * i + "- 层\n" for i in range(300)),
+    "deep-quote": "> " * 2000 + "深",
+    "deep-json-array": "[" * 3000 + "]" * 3000,
+    "deep-json-object": '{"a":' * 1500 + "1" + "}" * 1500,
+    "huge-integer": "9" * 20000,
+    "emphasis-storm": "*" * 5000 + "a" + "_" * 5000,
+    "many-items": "1. **鹿回头海鲜楼**：人均 280 元\n" * 500,
+}
+
+
+@pytest.mark.parametrize("answer", list(_PATHOLOGICAL.values()), ids=list(_PATHOLOGICAL))
+def test_pathological_answers_are_judged(answer: str) -> None:
+    for check, checker in REGISTRY.items():
+        outcome = checker(_subject(answer, []), checker.params.model_validate(PARAMS[check]))
+        assert outcome.status in (Status.PASS, Status.FAIL, Status.ERROR), check

@@ -1,0 +1,59 @@
+"""Prices: the forms an answer states them in, and the numbers that are not prices."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate.text.prices import find_prices
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("售价 1.2 万", [12000]),
+        ("约 5.5k", [5500]),
+        ("¥5,499", [5499]),
+        ("￥4999 起", [4999]),
+        ("人均 200-300 元", [300]),
+        ("价格在 2000 到 3000 元之间", [3000]),
+        ("价格区间 2000-3000", [3000]),
+        ("人均 280", [280]),
+        ("人均消费 280", [280]),
+        ("1-1.5 万元", [15000]),
+        ("价格 1.5w", [15000]),
+        ("$299", [299]),
+        ("RMB 3000", [3000]),
+        ("5千元", [5000]),
+        ("约 200 元/人", [200]),
+        ("券后 2999 元", [2999]),
+        ("原价 6999 元，立省 500 元，到手价 6499 元", [6499]),
+        ("首发价 3999 元，现降价 500 元", [3999]),
+        ("直降 500 元，现价 5999 元", [5999]),
+        ("比上代贵 500 元", []),
+        ("便宜了 300 元", []),
+        ("差价 300 元", []),
+        ("3000mAh 电池，120Hz 屏幕，续航 15 小时", []),
+        ("支持 120W 快充", []),
+        ("约 3.5 小时", []),
+        ("月销 1.2 万", []),
+        ("好评 1.2 万条", []),
+        ("约 2 万步", []),
+        ("WH-1000XM5", []),
+        ("v1.2 版", []),
+        ("2025-05-10", []),
+        ("3-5 天", []),
+        ("售价 999 美元", []),  # another currency is not yuan
+    ],
+)
+def test_prices_found(text: str, values: list[float]) -> None:
+    assert [p.value for p in find_prices(text)] == values
+
+
+def test_bare_number_under_a_price_header() -> None:
+    assert [p.value for p in find_prices("2999", bare_number_is_price=True)] == [2999]
+    assert [p.value for p in find_prices("2999 起", bare_number_is_price=True)] == [2999]
+    assert find_prices("2999") == []
+
+
+def test_model_number_before_a_price() -> None:
+    assert [p.text for p in find_prices("小米14 3999元")] == ["3999元"]

@@ -1,0 +1,31 @@
+"""Sentence splitting: terminators end sentences; decimals, versions and abbreviations do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate.text.sentences import split_sentences
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("iPhone 16 续航多 3.5 小时，iOS 18.1 支持 v1.2 插件，e.g. 写作工具。", 1),
+        ("拍照更好。续航更长！值得买吗？", 3),
+        ("拍照更好了……续航也更长", 2),
+        ("Camera is better... battery lasts longer.", 2),
+        ("Dr. Smith tested it at 5.5 GHz. It was fast.", 2),
+        ("没有结尾标点的一句话", 1),
+        ("好吗？！真的。", 2),
+        ("到手价约 5.5k 元。", 1),
+        ("", 0),
+        ("！！！", 0),
+        ("1. 第一点\n2. 第二点", 2),
+    ],
+)
+def test_sentence_count(text: str, expected: int) -> None:
+    assert len(split_sentences(text)) == expected
+
+
+def test_closing_quote_stays_with_its_sentence() -> None:
+    assert split_sentences("他说：“太好了！”然后走了。") == ["他说：“太好了！”", "然后走了。"]

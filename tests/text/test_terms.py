@@ -1,0 +1,53 @@
+"""Term matching: folded case and width, whole Latin words, aliases, regular expressions."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate.text.terms import expand, find, fold
+
+
+def _found(text: str, terms: list[str] = [], groups: list[str] = []) -> list[str]:  # noqa: B006
+    return [hit.matched for hit in find(text, expand(terms, groups))]
+
+
+def test_fold_width_case_and_zero_width() -> None:
+    assert fold("ＳＯＮＹ\u200b Ｘ") == "sony x"
+
+
+@pytest.mark.parametrize(
+    ("text", "group", "matched"),
+    [
+        ("推荐 ＳＯＮＹ WH-1000XM5", "sony", ["sony", "wh-1000xm5"]),
+        ("WH1000XM4 很好", "sony", ["wh1000xm4"]),
+        ("Redmi K70 和红米 Note", "xiaomi", ["redmi", "红米"]),
+        ("联想拯救者 Y9000P", "gaming_laptop", ["拯救者"]),
+        ("华硕ROG幻16", "gaming_laptop", ["rog", "幻16"]),
+        ("the progress is good", "gaming_laptop", []),
+        ("Scarf and Titanium", "gaming_laptop", []),
+        ("出差作战神器", "gaming_laptop", []),
+        ("神舟战神 Z8", "gaming_laptop", ["神舟战神"]),
+        ("战神S8", "gaming_laptop", ["战神s8"]),
+        ("澳门 Macau 旅行", "apple", []),
+        ("Mac 电脑和 MacBook", "apple", ["mac", "macbook"]),
+        ("iPhone16", "apple", ["iphone"]),
+    ],
+)
+def test_alias_groups(text: str, group: str, matched: list[str]) -> None:
+    assert _found(text, groups=[group]) == matched
+
+
+def test_overlapping_aliases_reported_once() -> None:
+    assert _found("外星人 Alienware", groups=["alienware", "gaming_laptop"]) == ["外星人", "alienware"]
+
+
+def test_regex_term_keeps_its_escapes() -> None:
+    assert _found("价格 abc", terms=[r"re:\S+"]) == ["价格", "abc"]
+
+
+def test_regex_that_matches_nothing_finds_nothing() -> None:
+    assert _found("abc", terms=["re:x*"]) == []
+
+
+def test_space_in_a_term_matches_hyphen_or_nothing() -> None:
+    assert _found("hotpot 和 hot-pot", groups=["hotpot"]) == ["hotpot", "hot-pot"]
