@@ -13,7 +13,6 @@ from gate.report import comment
 from gate.report.model import GateReport
 
 
-
 def html(markdown: str) -> str:
     return cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
 
