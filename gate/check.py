@@ -80,13 +80,14 @@ def build_report(settings: CheckSettings, case_set: CaseSet, selected: list[Case
     comparison = baseline_mod.compare(base, computed, case_set.digest)
     findings: list[policy.Finding] = []
     partial = settings.shard is not None
+    consistency = consistency_json(case_set.cases, trajectories)
     if partial:
         findings.append(policy.Finding(level=policy.Level.INFO, rule="shard",
                                        message="thresholds are enforced on the merged result (`gate merge`)"))
     else:
-        findings += policy.threshold_findings(computed, config.thresholds)
+        measured = frozenset(metrics_mod.dimension_key(case_set.cases[cid]) for cid in (consistency or {}).get("cases", {}))
+        findings += policy.threshold_findings(computed, config.thresholds, measured)
     findings += baseline_mod.findings(comparison, computed, dimensions=not partial)
-    consistency = consistency_json(case_set.cases, trajectories)
     if consistency and not partial:
         from gate.consistency_policy import consistency_findings
 

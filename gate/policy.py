@@ -58,13 +58,21 @@ def _pct(value: float | None) -> str:
 
 
 def dimension_findings(dimension: str, groups: dict[str, GroupMetrics], delta: float | None,
-                       thresholds: Thresholds) -> list[Finding]:
-    """Threshold checks of one dimension: A line, B − A delta, red line; empty dimensions reported."""
+                       thresholds: Thresholds, *, by_consistency: bool = False) -> list[Finding]:
+    """Threshold checks of one dimension: A line, B − A delta, red line; empty dimensions reported.
+
+    ``by_consistency``: the dimension's repeated cases are gated by their consistency lines, so a
+    missing rule-judged run in A is a note rather than a warning.
+    """
     found: list[Finding] = []
     a = groups.get("A")
     if a is None or a.judged == 0:
-        found.append(Finding(level=Level.WARNING, rule="no-judged-case", dimension=dimension, group="A",
-                             message=f"{dimension}: no rule-judged run in group A — the dimension is not gated"))
+        if by_consistency:
+            found.append(Finding(level=Level.INFO, rule="no-judged-case", dimension=dimension, group="A",
+                                 message=f"{dimension}: no rule-judged run in group A — gated by consistency only"))
+        else:
+            found.append(Finding(level=Level.WARNING, rule="no-judged-case", dimension=dimension, group="A",
+                                 message=f"{dimension}: no rule-judged run in group A — the dimension is not gated"))
     else:
         line = thresholds.min_a_for(dimension)
         if not at_least(a.case_pass_rate, line):
@@ -110,11 +118,13 @@ def error_findings(metrics: Metrics) -> list[Finding]:
     return found
 
 
-def threshold_findings(metrics: Metrics, thresholds: Thresholds) -> list[Finding]:
+def threshold_findings(metrics: Metrics, thresholds: Thresholds,
+                       consistency_dimensions: frozenset[str] = frozenset()) -> list[Finding]:
     """Every threshold and red line of the seeds over the computed metrics."""
     found: list[Finding] = []
     for dimension, groups in sorted(metrics.dimensions.items()):
-        found += dimension_findings(dimension, groups, metrics.delta(dimension), thresholds)
+        found += dimension_findings(dimension, groups, metrics.delta(dimension), thresholds,
+                                    by_consistency=dimension in consistency_dimensions)
     found += skill_explicit_findings(metrics.skill_explicit.get("B"), thresholds)
     found += error_findings(metrics)
     return found

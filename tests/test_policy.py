@@ -83,3 +83,10 @@ def test_findings_sort_most_serious_first() -> None:
     a, b = group(5, 10), group(1, 10)
     found = sort_findings(dimension_findings("B3/QC", {"A": a, "B": b}, delta(a, b), Thresholds()))
     assert [f.level for f in found] == [Level.RED_LINE, Level.ERROR]
+
+
+def test_a_dimension_gated_by_consistency_is_only_noted() -> None:
+    skipped = GroupMetrics(runs=5, skipped=5)
+    found = dimension_findings("X/SD", {"A": skipped}, None, Thresholds(), by_consistency=True)
+    assert rules(found) == [("info", "no-judged-case")]
+    assert gate_passed(found, "warning")

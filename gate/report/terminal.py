@@ -22,7 +22,7 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
         delta = report.metrics.delta(dimension)
         rows.append([dimension, _pct(a.case_pass_rate if a else None), _pct(b.case_pass_rate if b else None),
                      "—" if delta is None else f"{delta * 100:+.1f}"])
-    lines = [tabulate(rows, headers=["dimension", "A", "B", "Δ B−A"], tablefmt="simple"), ""]
+    lines = [tabulate(rows, headers=["dimension", "A", "B", "Δ B−A"], tablefmt="simple", disable_numparse=True), ""]
     for finding in report.findings:
         if finding.level is not Level.INFO or finding.rule == "no-baseline":
             lines.append(f"[{finding.level.value}] {finding.message}")

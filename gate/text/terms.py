@@ -46,11 +46,18 @@ def expand(terms: list[str] | tuple[str, ...], groups: list[str] | tuple[str, ..
     return list(seen)
 
 
+def _fold_with_origins(text: str) -> tuple[str, list[int]]:
+    """The folded text and, for each of its characters, the index of the original it came from."""
+    pieces = [fold(char) for char in text]
+    origins = [index for index, piece in enumerate(pieces) for _ in piece]
+    return "".join(pieces), [*origins, len(text)]
+
+
 def find(text: str, terms: list[str]) -> list[Hit]:
-    """Every occurrence of any term in ``text``, in text order."""
-    folded = fold(text)
+    """Every occurrence of any term in ``text``, in text order; ``matched`` quotes the original."""
+    folded, origins = _fold_with_origins(text)
     hits = [
-        Hit(term, match.group(0), match.start())
+        Hit(term, text[origins[match.start()] : origins[match.end() - 1] + 1], match.start())
         for term in terms
         for match in _pattern(term).finditer(folded)
         if match.group(0)  # a pattern that can match nothing must not "find" it everywhere
@@ -62,5 +69,5 @@ def find(text: str, terms: list[str]) -> list[Hit]:
     for hit in hits:
         if hit.start >= end:
             unique.append(hit)
-            end = hit.start + len(hit.matched)
+            end = hit.start + len(fold(hit.matched))
     return unique

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest

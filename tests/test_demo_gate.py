@@ -1,0 +1,62 @@
+"""The repository's own gate: the demo agent passes against the committed baseline, a broken case fails it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gate.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delenv("GATE_DEMO_BREAK", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
+def check(out: Path, *extra: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["check", "--out-dir", str(out), *extra], catch_exceptions=False)
+    return result.exit_code, result.stdout + result.stderr
+
+
+def verdicts(path: Path) -> list[tuple[str, str, int, str]]:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    return [(r["case_id"], r["group"], r["run"], r["status"]) for r in document["results"]]
+
+
+def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> None:
+    code, out = check(tmp_path)
+    assert code == 0, out
+    assert "[warning] the baseline was recorded on a different case set" not in out
+    assert {p.name for p in tmp_path.iterdir()} >= {"results.json", "junit.xml", "comment.md"}
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert document["baseline"]["present"] and not document["baseline"]["stale"]
+    assert document["baseline"]["newly_failing"] == []
+
+
+def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GATE_DEMO_BREAK", "B3-PC-01")
+    code, out = check(tmp_path)
+    assert code == 1
+    assert "B3-PC-01 (A) passed in the baseline and fails now" in out
+    comment = (tmp_path / "comment.md").read_text(encoding="utf-8")
+    assert "**B3-PC-01** [A]" in comment.split("Newly failing cases")[1]
+    junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    assert 'name="B3-PC-01 [A] run 0"' in junit and "no_sony" in junit
+
+
+def test_four_shards_merge_to_the_single_run(tmp_path: Path) -> None:
+    assert check(tmp_path / "whole")[0] == 0
+    for k in range(1, 5):
+        assert check(tmp_path / f"shard-{k}", "--shard", f"{k}/4")[0] == 0
+    files = [str(tmp_path / f"shard-{k}" / "results.json") for k in range(1, 5)]
+    result = CliRunner().invoke(main, ["merge", *files, "--out-dir", str(tmp_path / "merged")], catch_exceptions=False)
+    assert result.exit_code == 0, result.stdout
+    assert verdicts(tmp_path / "merged" / "results.json") == verdicts(tmp_path / "whole" / "results.json")
+    assert (tmp_path / "merged" / "comment.md").read_bytes() == (tmp_path / "whole" / "comment.md").read_bytes()

@@ -1,0 +1,85 @@
+"""`gate eval` on trajectory files in the contract's format gives the seeds' verdicts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gate.cli import main
+from gate.loader import load_cases
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_eval(trajectories: Path, out: Path) -> dict:
+    result = CliRunner().invoke(main, ["eval", "--cases", str(ROOT / "cases"), "--trajectories", str(trajectories),
+                                       "--json", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_a_hand_written_file_in_both_record_forms(tmp_path: Path) -> None:
+    document = run_eval(ROOT / "tests" / "data" / "handwritten.jsonl", tmp_path / "results.json")
+    statuses = {(r["case_id"], r["group"]): r["status"] for r in document["results"]}
+    assert statuses == {
+        ("B3-QC-01", "A"): "pass",       # nested sub-points are part of their item
+        ("B3-QC-01", "B"): "fail",       # a fourth item
+        ("B3-PC-01", "A"): "fail",       # "不是索尼" still mentions 索尼: the seed forbids the word anywhere
+        ("B3-FC-01", "A"): "pass",       # one ```json fence is allowed
+        ("B3-FC-01", "B"): "fail",       # prose around JSON, Chinese keys
+        ("feedback-001", "A"): "pass",   # OpenAI messages: tool calls derived from the transcript
+        ("feedback-001", "B"): "fail",   # send_message, even though the first call errored
+        ("B3-LC-01", "A"): "error",      # the agent call failed
+        ("B3-AC-03", "A"): "skipped",    # judge-only: not gated by rules
+    }
+    failing = {(r["case_id"], r["group"]): [c["id"] for c in r["constraints"] if c["status"] == "fail"]
+               for r in document["results"]}
+    assert failing[("feedback-001", "B")] == ["no_write_tools"]
+    assert failing[("B3-FC-01", "B")] == ["valid_json", "three_entries", "city_and_reason_fields"]
+    assert document["schema"] == "gate.results/v1" and document["cases_digest"].startswith("sha256:")
+
+
+def _example_records() -> tuple[list[dict], dict[tuple[str, str, int], str]]:
+    records, expected = [], {}
+    for case in load_cases(ROOT / "cases").cases.values():
+        if case.examples is None:
+            continue
+        rule_ids = {c.id for c in case.constraints if c.is_rule}
+        examples = [(e, "pass") for e in case.examples.pass_] + [(e, "fail") for e in case.examples.fail]
+        for run, (example, kind) in enumerate(examples):
+            applicable = {c.id for c in case.constraints if c.is_rule and c.applies_to(example.group)}
+            if not applicable:
+                want = "skipped"
+            elif kind == "fail" and not set(example.fails) & rule_ids:
+                want = "pass"  # fails only a judge rubric: rules cannot see it
+            else:
+                want = kind
+            records.append({"case_id": case.id, "group": example.group, "run": run,
+                            "final_answer": example.final_answer,
+                            "tool_calls": [c.model_dump() for c in example.tool_calls]})
+            expected[(case.id, example.group, run)] = want
+    return records, expected
+
+
+def test_every_seed_case_example_through_the_cli(tmp_path: Path) -> None:
+    records, expected = _example_records()
+    path = tmp_path / "examples.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    document = run_eval(path, tmp_path / "results.json")
+    got = {(r["case_id"], r["group"], r["run"]): r["status"] for r in document["results"]}
+    assert got == expected
+    golden = {c.id for c in load_cases(ROOT / "cases").cases.values() if c.golden}
+    judged = {cid for (cid, _, _), status in got.items() if status in ("pass", "fail")}
+    assert golden <= judged
+
+
+@pytest.mark.parametrize("line", ['{"case_id": "B3-QC-01", "group": "C", "run": 0}', "not json"])
+def test_bad_records_are_named_by_file_and_line(tmp_path: Path, line: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"case_id": "B3-QC-01", "group": "A", "run": 0, "final_answer": "1. a"}\n' + line + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["eval", "--cases", str(ROOT / "cases"), "--trajectories", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"gate: error: {path}:2: ")
