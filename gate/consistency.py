@@ -8,9 +8,6 @@ The skill stability gain is B − A. Pure functions over frozen models: no I/O, 
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import Literal
@@ -18,134 +15,18 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from gate.case import Case, Consistency, ConsistencyBounds
+from gate.consistency_fields import ConsistencyField, extract, extract_from, mode, mode_frequency
+
+__all__ = ["ConsistencyReport", "case_consistency", "compute_all", "degradation_curve", "extract", "mode_frequency"]
 from gate.subject import Subject
-from gate.text.terms import fold
 from gate.trajectory import Group, Trajectory
 
-ConsistencyField = Literal["tool_sequence", "item_count", "numbers", "structure", "answer"]
 Level = Literal["pass", "warn", "fail"]
 
 MIN_RUNS = 2
 """Fewer successful runs than this in a group: nothing to compare, consistency is None."""
 _DP = 4
 _MODE_SHOWN = 120
-
-
-# ---------------------------------------------------------------- field extraction
-
-# A number; thousands separators allowed. A leading '-' is a sign only where it cannot be a range
-# dash (see _signed).
-_NUMBER_RE = re.compile(r"(?P<sign>[-−])?(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<frac>\.\d+)?")
-# NFKC has already turned ℃ into °C and full-width forms into ASCII.
-_TEMPERATURE_UNIT_RE = re.compile(r"\s*(?:°|度|摄氏度)")
-_RANGE_GAP_RE = re.compile(r"\s*(?:[-−~–—]|至|到)\s*")
-_RANGE_END_RE = re.compile(r"(?:\d|°C?|度)\s*$")
-
-
-def _signed(text: str, match: re.Match[str]) -> tuple[float, int]:
-    """The number's value and where its digits start ('15-25': the '-' is a range dash)."""
-    value = float(match.group("digits").replace(",", "") + (match.group("frac") or ""))
-    before = text[: match.start()]
-    if match.group("sign") and not _RANGE_END_RE.search(before):
-        return -value, match.start()
-    if before.rstrip().endswith("零下"):
-        return -value, match.start("digits")
-    return value, match.start("digits")
-
-
-def _format(value: float) -> str:
-    return str(int(value)) if value.is_integer() else repr(value)
-
-
-def _numbers(answer: str) -> str:
-    """Temperatures if the answer states any, else every number; sorted, distinct, comma-joined.
-
-    A temperature is a number followed by °C / ℃ / ° / 度 / 摄氏度, or the low end of a range whose
-    high end is one ("15-25°C", "15 到 25 度", "-3~5℃"). "零下 3 度" is −3. With no temperature,
-    every number counts (prices, times, list ordinals) — the answer's figures as a whole.
-    """
-    text = unicodedata.normalize("NFKC", answer)
-    found = [(*_signed(text, m), m.end()) for m in _NUMBER_RE.finditer(text)]
-    is_temp = [bool(_TEMPERATURE_UNIT_RE.match(text, end)) for _, _, end in found]
-    for i in range(len(found) - 2, -1, -1):  # backwards, so a chain of range ends propagates
-        gap = text[found[i][2] : found[i + 1][1]]
-        if is_temp[i + 1] and _RANGE_GAP_RE.fullmatch(gap):
-            is_temp[i] = True
-    keep_all = not any(is_temp)
-    chosen = [value for (value, _, _), temp in zip(found, is_temp, strict=True) if temp or keep_all]
-    return ",".join(_format(v) for v in sorted(set(chosen)))
-
-
-def _bucket(size: int) -> str:
-    """List/table sizes in coarse classes: 3 vs 4 options is the same shape, 1 vs 8 is not."""
-    if size <= 1:
-        return str(max(size, 0))
-    return "2-5" if size <= 5 else "6-10" if size <= 10 else "11+"
-
-
-_BLOCK_TOKENS = {"paragraph": "p", "quote": "quote", "code": "code", "rule": "hr", "html": "html"}
-
-
-def _structure(subject: Subject) -> str:
-    """The answer's Markdown shape: its top-level blocks in order, words ignored.
-
-    Headings keep their level (h2), lists their kind and bucketed size (ol[2-5]), tables their
-    columns and bucketed rows (table[3x2-5]); consecutive paragraphs count as one prose block.
-    A JSON answer is json:array[size] or json:object.
-    """
-    if subject.json.ok:
-        value = subject.json.value
-        return f"json:array[{_bucket(len(value))}]" if isinstance(value, list) else "json:object"
-    tokens: list[str] = []
-    for block in subject.markdown.blocks:
-        if block.kind == "heading":
-            token = f"h{block.level}"
-        elif block.kind == "list" and block.node is not None:
-            kind = "ol" if block.node.type == "ordered_list" else "ul"
-            token = f"{kind}[{_bucket(len(block.node.children))}]"
-        elif block.kind == "table":
-            columns = len(block.cells[0]) if block.cells else 0
-            token = f"table[{columns}x{_bucket(len(block.cells) - 1)}]"
-        else:
-            token = _BLOCK_TOKENS.get(block.kind, block.kind)
-        if not (token == "p" and tokens and tokens[-1] == "p"):
-            tokens.append(token)
-    return " ".join(tokens) or "empty"
-
-
-def _extract(field: ConsistencyField, subject: Subject) -> str:
-    trajectory = subject.trajectory
-    if field == "tool_sequence":
-        return ">".join(trajectory.tool_names())
-    if field == "item_count":
-        return str(len(subject.items))
-    if field == "numbers":
-        return _numbers(trajectory.final_answer)
-    if field == "structure":
-        return _structure(subject)
-    return " ".join(fold(trajectory.final_answer).split())
-
-
-def extract(field: ConsistencyField, trajectory: Trajectory) -> str:
-    """One run's value of a key field; runs agree on the field when these strings are equal.
-
-    tool_sequence: tool names in call order joined by '>'; item_count: the number of recommended
-    items; numbers: see :func:`_numbers`; structure: see :func:`_structure`; answer: the answer
-    NFKC-folded, case-folded, whitespace collapsed.
-    """
-    return _extract(field, Subject(trajectory))
-
-
-def mode_frequency(values: Sequence[str]) -> float | None:
-    """Share of values equal to the most common one (the seed's field consistency); None if empty."""
-    if not values:
-        return None
-    return max(Counter(values).values()) / len(values)
-
-
-def _mode(values: Sequence[str]) -> str | None:
-    ranked = sorted(Counter(values).items(), key=lambda kv: (-kv[1], kv[0]))
-    return ranked[0][0] if ranked else None
 
 
 # ---------------------------------------------------------------- per case
@@ -202,13 +83,13 @@ def _group(settings: Consistency, group: Group, runs: list[Trajectory]) -> Group
     good = [Subject(t) for t in sorted(runs, key=lambda t: t.run) if t.error is None]
     fields = []
     for name in settings.fields:
-        values = [_extract(name, subject) for subject in good]
+        values = [extract_from(name, subject) for subject in good]
         frequency = mode_frequency(values) if len(good) >= MIN_RUNS else None
-        mode = _mode(values)
+        common = mode(values)
         fields.append(FieldConsistency(
             field=name,
             frequency=None if frequency is None else round(frequency, _DP),
-            mode=None if mode is None else mode[:_MODE_SHOWN],
+            mode=None if common is None else common[:_MODE_SHOWN],
             distinct=len(set(values)),
         ))
     frequencies = [f.frequency for f in fields if f.frequency is not None]
