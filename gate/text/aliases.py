@@ -28,7 +28,7 @@ ALIAS_GROUPS: dict[str, tuple[str, ...]] = {
     "honor": ("re:(?<!王者)荣耀", "Honor"),  # 《王者荣耀》 is a game, not the brand
     "hotpot": ("火锅", "hot pot", "hotpot"),
     "huawei": ("华为", "Huawei", "HUAWEI"),
-    "oppo": ("OPPO", "一加", "OnePlus", "realme", "真我"),
+    "oppo": ("OPPO", "一加", "OnePlus", "realme", "re:真我\\s*(?:GT|Neo|\\d|手机)"),  # 真我 alone is an everyday phrase
     "samsung": ("三星", "Samsung", "Galaxy"),
     "shanghai": ("上海", "Shanghai", "魔都"),
     "sony": (

@@ -1,0 +1,54 @@
+"""`gate merge` refuses shards that do not belong together."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gate.check import CheckSettings
+from gate.config import GateConfig
+from gate.errors import GateError
+from gate.merge import merge_shards, read_results
+
+
+def shard(tmp_path: Path, name: str, **fields: object) -> Path:
+    document = {"schema": "gate.results/v1", "cases_digest": "sha256:a", "identity": {"config": "x"},
+                "shard": {"k": 1, "n": 2}, "results": [], **fields}
+    path = tmp_path / name / "results.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def settings(tmp_path: Path) -> CheckSettings:
+    return CheckSettings(config=GateConfig(), baseline=tmp_path / "b.json", out_dir=tmp_path / "out")
+
+
+@pytest.mark.parametrize(("second", "message"), [
+    ({"shard": {"k": 2, "n": 3}}, "shards of different splits cannot be merged: N = [2, 3]"),
+    ({"shard": {"k": 1, "n": 2}}, "shard 1/2 given twice"),
+    ({"shard": {"k": 2, "n": 2}, "cases_digest": "sha256:b"}, "the shards ran on different case sets (cases_digest differs)"),
+    ({"shard": {"k": 2, "n": 2}, "identity": {"config": "y"}}, "the shards ran with different agents or configs (identity differs)"),
+    ({"shard": None}, "not a shard's results (no shard K/N recorded); run `gate check --shard K/N`"),
+])
+def test_mismatched_shards_are_refused(tmp_path: Path, second: dict, message: str) -> None:
+    files = [shard(tmp_path, "s1"), shard(tmp_path, "s2", **second)]
+    with pytest.raises(GateError) as info:
+        merge_shards(files, settings(tmp_path))
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("{", "not a results.json: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+    ('{"schema": "other"}', "not a results.json: schema must be 'gate.results/v1'"),
+])
+def test_unreadable_results_are_named(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "results.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(GateError) as info:
+        read_results(path)
+    assert str(info.value) == f"{path}: {message}"
+    with pytest.raises(GateError, match="results file not found"):
+        read_results(tmp_path / "missing.json")
