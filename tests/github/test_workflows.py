@@ -15,7 +15,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
-DOCS = REPO / "docs" / "github-actions.md"
+DOCS = (REPO / "docs" / "github-actions.md", REPO / "README.md")
 PLACEHOLDER_SHA = "0123456789abcdef0123456789abcdef01234567"
 
 
@@ -43,8 +43,9 @@ def steps_of(data: dict[Any, Any]) -> list[dict[str, Any]]:
 
 
 def doc_workflows() -> list[str]:
-    """The complete workflows of docs/github-actions.md, placeholders filled in."""
-    blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(encoding="utf-8"), flags=re.S)
+    """The complete workflows of docs/github-actions.md and the README, placeholders filled in."""
+    text = "".join(doc.read_text(encoding="utf-8") for doc in DOCS)
+    blocks = re.findall(r"```yaml\n(.*?)```", text, flags=re.S)
     return [b.replace("FULL_COMMIT_SHA", PLACEHOLDER_SHA) for b in blocks if "\non:\n" in f"\n{b}"]
 
 
