@@ -7,11 +7,17 @@ from __future__ import annotations
 
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from gate.errors import EXIT_INTERNAL, GateError
+
+if TYPE_CHECKING:
+    from gate.check import CheckSettings
+    from gate.report.model import GateReport
 
 
 class _Group(click.Group):
@@ -91,35 +97,55 @@ def validate_command(cases_dir: str) -> None:
     click.echo(f"{total} cases valid; {examples} examples judged as their cases say")
 
 
-@main.command("check")
-@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
-@click.option("--baseline", "baseline_path", default=None, help="Baseline file (default: from gate.yaml).")
-@click.option("--out-dir", default=None, help="Report directory (default: from gate.yaml, gate-results).")
-@click.option("--shard", default=None, help="Run only shard K of N (K/N); merge with `gate merge`.")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "red-line"]), default=None,
-              help="Lowest finding level that fails the gate (default: from gate.yaml, error).")
-def check_command(config_path: str | None, baseline_path: str | None, out_dir: str | None,
-                  shard: str | None, fail_on: str | None) -> None:
-    """Run the agent on the selected cases, judge, compare with the baseline, enforce, report.
+def _gate_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options `check` and `merge` share: config, baseline, report directory, fail level."""
+    for option in reversed([
+        click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml)."),
+        click.option("--baseline", "baseline_path", default=None, help="Baseline file (default: from gate.yaml)."),
+        click.option("--out-dir", default=None, help="Report directory (default: from gate.yaml, gate-results)."),
+        click.option("--fail-on", type=click.Choice(["error", "warning", "red-line"]), default=None,
+                     help="Lowest finding level that fails the gate (default: from gate.yaml, error)."),
+    ]):
+        command = option(command)
+    return command
 
-    Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error.
-    """
-    from gate.check import CheckSettings, exit_code, run_check
+
+def _settings(config_path: str | None, baseline_path: str | None, out_dir: str | None, fail_on: str | None,
+              shard: str | None = None) -> CheckSettings:
+    from gate.check import CheckSettings
     from gate.config import load_config
-    from gate.report.terminal import summary
     from gate.shard import parse_shard
 
     config = load_config(config_path)
-    settings = CheckSettings(
+    return CheckSettings(
         config=config,
         baseline=Path(baseline_path) if baseline_path else config.resolve(config.baseline),
         out_dir=Path(out_dir) if out_dir else config.resolve(config.out_dir),
         shard=parse_shard(shard) if shard else None,
         fail_on=fail_on or config.fail_on,
     )
-    report, paths = run_check(settings)
+
+
+def _finish(report: GateReport, paths: dict[str, Path]) -> NoReturn:
+    from gate.check import exit_code
+    from gate.report.terminal import summary
+
     click.echo(summary(report, paths))
     sys.exit(exit_code(report))
+
+
+@main.command("check")
+@_gate_options
+@click.option("--shard", default=None, help="Run only shard K of N (K/N); merge with `gate merge`.")
+def check_command(config_path: str | None, baseline_path: str | None, out_dir: str | None,
+                  fail_on: str | None, shard: str | None) -> None:
+    """Run the agent on the selected cases, judge, compare with the baseline, enforce, report.
+
+    Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error.
+    """
+    from gate.check import run_check
+
+    _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, shard)))
 
 
 @main.group("baseline")
@@ -149,28 +175,13 @@ def baseline_update_command(config_path: str | None, results_path: str | None, o
 
 @main.command("merge")
 @click.argument("files", nargs=-1, required=True)
-@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
-@click.option("--baseline", "baseline_path", default=None, help="Baseline file (default: from gate.yaml).")
-@click.option("--out-dir", default=None, help="Report directory (default: from gate.yaml).")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "red-line"]), default=None)
+@_gate_options
 def merge_command(files: tuple[str, ...], config_path: str | None, baseline_path: str | None,
                   out_dir: str | None, fail_on: str | None) -> None:
     """Merge shard results (results.json files) into one result set and one report."""
-    from gate.check import CheckSettings, exit_code
-    from gate.config import load_config
     from gate.merge import merge_shards
-    from gate.report.terminal import summary
 
-    config = load_config(config_path)
-    settings = CheckSettings(
-        config=config,
-        baseline=Path(baseline_path) if baseline_path else config.resolve(config.baseline),
-        out_dir=Path(out_dir) if out_dir else config.resolve(config.out_dir),
-        fail_on=fail_on or config.fail_on,
-    )
-    report, paths = merge_shards([Path(f) for f in files], settings)
-    click.echo(summary(report, paths))
-    sys.exit(exit_code(report))
+    _finish(*merge_shards([Path(f) for f in files], _settings(config_path, baseline_path, out_dir, fail_on)))
 
 
 @main.command("checkers")
