@@ -98,6 +98,14 @@ def newly_failing_section(report: GateReport) -> list[str]:
     return [*lines, "", "</details>"]
 
 
+def newly_passing_section(report: GateReport) -> list[str]:
+    pairs = report.comparison.newly_passing
+    if not pairs:
+        return []
+    shown = ", ".join(f"**{case_id}** [{group}]" for case_id, group in pairs)
+    return [f"🎉 Newly passing since the baseline ({len(pairs)}): {shown}"]
+
+
 def failing_section(report: GateReport) -> list[str]:
     failing = [v for v in sorted(report.verdicts, key=lambda v: (v.case_id, v.group, v.run))
                if v.status in (Status.FAIL, Status.ERROR)]
@@ -130,7 +138,8 @@ def render(report: GateReport, *, with_marker: bool = True) -> str:
     head = [_marker(), ""] if with_marker else []
     head += [verdict_line(report), "", *dimension_table(report), ""]
     sections: list[Callable[[GateReport], list[str]]] = [
-        lambda r: findings_section(r.findings), newly_failing_section, consistency_section, failing_section,
+        lambda r: findings_section(r.findings), newly_failing_section, newly_passing_section,
+        consistency_section, failing_section,
     ]
     bodies = [section(report) for section in sections]
     tail = footer(report)

@@ -71,3 +71,12 @@ def test_quoted_text_renders_as_written() -> None:
     rendered = html(f"| a |\n|---|\n| {inline('8999 元 > 8000 | *粗* [链接](x) `代码` #1 @team')} |")
     cell = rendered.split("<td>")[1].split("</td>")[0]
     assert cell == "8999 元 &gt; 8000 | *粗* [链接](x) `代码` #1 @\u200dteam"
+
+
+def test_newly_passing_cases_are_listed(report_factory: Callable[..., GateReport]) -> None:
+    good = "1. Bose\n2. Apple\n3. 华为"
+    answers = {(c, g): good for c in ("B3-QC-01", "B3-QC-02", "B3-PC-01") for g in "AB"}
+    baseline = {"schema": "gate.baseline/v1", "cases_digest": "sha256:old", "dimensions": {},
+                "cases": {"B3-PC-01": {"A": "fail", "B": "pass"}}}
+    text = comment.render(report_factory(answers, baseline))
+    assert "🎉 Newly passing since the baseline (1): **B3-PC-01** [A]" in text
