@@ -10,7 +10,7 @@ from pydantic import Field
 from gate.checkers.base import CountBounds, Params, checker, quote
 from gate.subject import Subject
 from gate.text import units
-from gate.text.days import days_mentioned
+from gate.text.days import days_mentioned, mentions_last_day
 from gate.text.sentences import split_sentences
 from gate.text.terms import find, fold
 from gate.verdict import Outcome
@@ -48,6 +48,8 @@ class DaysParams(Params):
 @checker("text:days", DaysParams, "the itinerary marks every day 1..N (第一天…第N天, Day 1, D1)")
 def text_days(subject: Subject, params: DaysParams) -> Outcome:
     found = days_mentioned(subject.answer)
+    if mentions_last_day(subject.answer):
+        found.add(params.days)  # "最后一天" of an N-day plan is day N
     missing = [day for day in range(1, params.days + 1) if day not in found]
     if missing:
         return Outcome.failed(f"days {missing} not covered; found days {sorted(found) or 'none'}")

@@ -1,4 +1,4 @@
-"""Day markers in an itinerary: 第一天 / 第 1 天 / Day 1 / Day One / D1 / 首日 / 第1-2天 / Day1-Day3."""
+"""Day markers in an itinerary: 第一天 / 第 1 天 / Day 1 / Day One / D1 / 首日 / 第1-2天 / Day1-Day3 / 最后一天."""
 
 from __future__ import annotations
 
@@ -16,6 +16,15 @@ _DAY_RE = re.compile(
     rf"|(?<![A-Za-z0-9])D(?P<e>\d{{1,2}})(?![0-9A-Za-z])"
     rf"|(?P<first>首日)"
 )
+
+
+# "最后一天" / "the last day" is day N of an N-day plan; only the caller knows N.
+_LAST_DAY_RE = re.compile(r"最后[一1]\s*[天日]|(?i:\b(?:the\s+)?last\s+day\b)")
+
+
+def mentions_last_day(text: str) -> bool:
+    """True when the text marks the last day without its number (最后一天, the last day)."""
+    return _LAST_DAY_RE.search(text) is not None
 
 
 def _number(token: str) -> int | None:
