@@ -23,9 +23,12 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None) -> int:
     computed = metrics_mod.compute(case_set.cases, verdicts)
     click.echo(verdict_table(verdicts))
     if json_out:
+        from gate.check import consistency_json
+
         document = results_document(
             cases_digest=case_set.digest, verdicts=verdicts, metrics=computed.as_json(),
             findings=[], passed=True,
+            extra={"consistency": consistency_json(case_set.cases, records)},
         )
         write_json(json_out, document)
         click.echo(f"results written to {json_out}")

@@ -83,3 +83,10 @@ def test_bad_records_are_named_by_file_and_line(tmp_path: Path, line: str) -> No
     result = CliRunner().invoke(main, ["eval", "--cases", str(ROOT / "cases"), "--trajectories", str(path)])
     assert result.exit_code == 2
     assert result.stderr.startswith(f"gate: error: {path}:2: ")
+
+
+def test_eval_reports_consistency_of_repeated_runs(tmp_path: Path) -> None:
+    document = run_eval(ROOT / "examples" / "trajectories.jsonl", tmp_path / "results.json")
+    x_sd_01 = document["consistency"]["cases"]["X-SD-01"]
+    assert x_sd_01["groups"]["A"]["runs"] == 5 and x_sd_01["groups"]["B"]["runs"] == 5
+    assert x_sd_01["gain"] == round(x_sd_01["groups"]["B"]["overall"] - x_sd_01["groups"]["A"]["overall"], 4)
