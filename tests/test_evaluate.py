@@ -1,0 +1,84 @@
+"""Combinators, judge rubrics, group-bound constraints and broken checkers, as a run's verdict sees them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gate.case import Case
+from gate.evaluate import evaluate
+from gate.trajectory import Trajectory
+from gate.verdict import Status
+
+THREE = "1. Bose\n2. Apple\n3. 华为"
+ASKS = "只找到 3 款符合条件的，是否需要我放宽预算再找两款？\n\n1. Bose\n2. Apple\n3. 华为"
+
+
+def case(*constraints: dict[str, Any]) -> Case:
+    return Case.model_validate({
+        "id": "T-1", "suite": "B3", "dimension": "QC", "title": "t", "difficulty": "easy", "scoring": "auto",
+        "input": {"messages": [{"role": "user", "content": "推荐 5 款"}]},
+        "groups": {"A": {"skill_enabled": False}, "B": {"skill_enabled": True}},
+        "constraints": list(constraints),
+        "examples": {"pass": [{"final_answer": "x"}], "fail": [{"final_answer": "y", "fails": ["c"]}]},
+    })
+
+
+def judge(answer: str, *constraints: dict[str, Any], group: str = "A") -> tuple[Status, list[Status]]:
+    verdict = evaluate(case(*constraints), Trajectory(case_id="T-1", group=group, run=0, final_answer=answer))
+    return verdict.status, [c.status for c in verdict.constraints]
+
+
+FIVE = {"check": "items:count", "params": {"exact": 5}}
+SAYS_SO = {"all_of": [{"check": "text:acknowledges_limit"}, {"check": "text:asks_user"}]}
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    (THREE, Status.FAIL),           # 3 items, silent: neither branch
+    (ASKS, Status.PASS),            # 3 items, says so and asks
+    (THREE.replace("3. 华为", "3. 华为\n4. 索尼\n5. 森海塞尔"), Status.PASS),
+])
+def test_five_items_or_says_it_cannot_and_asks(answer: str, expected: Status) -> None:
+    assert judge(answer, {"id": "c", "any_of": [FIVE, SAYS_SO]})[0] is expected
+
+
+def test_not_inverts_a_rule_and_passes_undecided_through() -> None:
+    assert judge(THREE, {"id": "c", "not": FIVE})[0] is Status.PASS
+    assert judge(THREE, {"id": "c", "not": {"check": "items:count", "params": {"exact": 3}}})[0] is Status.FAIL
+    assert judge(THREE, {"id": "c", "not": {"judge": "语气自然"}})[0] is Status.SKIPPED
+
+
+def test_a_branch_only_a_judge_decides_keeps_any_of_undecided() -> None:
+    status, constraints = judge(THREE, {"id": "c", "any_of": [FIVE, {"judge": "说明了原因"}]})
+    assert constraints == [Status.SKIPPED] and status is Status.SKIPPED
+
+
+def test_all_of_fails_on_a_failing_rule_even_beside_a_judge() -> None:
+    assert judge(THREE, {"id": "c", "all_of": [FIVE, {"judge": "说明了原因"}]})[0] is Status.FAIL
+    assert judge(ASKS, {"id": "c", "all_of": [SAYS_SO, {"judge": "说明了原因"}]})[0] is Status.PASS
+
+
+def test_constraints_bound_to_group_b_are_not_judged_in_a() -> None:
+    bound = {"id": "c", "groups": ["B"], **FIVE}
+    assert judge(THREE, bound, group="A") == (Status.SKIPPED, [])
+    assert judge(THREE, bound, group="B") == (Status.FAIL, [Status.FAIL])
+
+
+def test_a_failed_agent_call_is_an_error_not_a_verdict() -> None:
+    verdict = evaluate(case({"id": "c", **FIVE}), Trajectory(case_id="T-1", group="A", run=0, error="HTTP 503 after 3 retries"))
+    assert verdict.status is Status.ERROR and verdict.error == "HTTP 503 after 3 retries" and not verdict.constraints
+
+
+def test_a_checker_that_crashes_is_an_error_and_does_not_hide_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate.checkers import REGISTRY
+    from gate.checkers.base import Checker
+
+    def boom(subject: object, params: object) -> None:
+        raise RuntimeError("bug")
+
+    broken = REGISTRY["text:asks_user"]
+    monkeypatch.setitem(REGISTRY, "text:asks_user", Checker(broken.id, broken.params, boom, broken.summary))  # type: ignore[arg-type]
+    status, constraints = judge(THREE, {"id": "c", "check": "text:asks_user"}, {"id": "d", **FIVE})
+    assert constraints == [Status.ERROR, Status.FAIL]
+    assert status is Status.FAIL  # a decided failure outranks an undecided constraint
