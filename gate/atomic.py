@@ -15,7 +15,12 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        # mkstemp makes 0600 files; reports and baselines are ordinary files (umask applies).
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        # A lone surrogate from an agent must not cost the whole report: it becomes '?'.
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace", newline="\n") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

@@ -30,19 +30,26 @@ class Baseline(BaseModel):
     cases: dict[str, dict[str, Status]]
 
 
-def from_results(document: dict[str, Any]) -> Baseline:
+def from_results(document: dict[str, Any], where: str = "results.json") -> Baseline:
     """A baseline from a results.json document (the latest `gate check` output)."""
-    metrics = document.get("metrics", {})
-    return Baseline.model_validate({
-        "schema": SCHEMA,
-        "cases_digest": document.get("cases_digest", ""),
-        "identity": document.get("identity", {}),
-        "dimensions": {
-            key: {g: m.get("case_pass_rate") for g, m in sorted(value.get("groups", {}).items())}
-            for key, value in sorted(metrics.get("dimensions", {}).items())
-        },
-        "cases": {cid: dict(sorted(c["groups"].items())) for cid, c in sorted(metrics.get("cases", {}).items())},
-    })
+    try:
+        metrics = document["metrics"]
+        data = {
+            "schema": SCHEMA,
+            "cases_digest": document["cases_digest"],
+            "identity": document.get("identity") or {},
+            "dimensions": {
+                key: {g: m.get("case_pass_rate") for g, m in sorted(value["groups"].items())}
+                for key, value in sorted(metrics["dimensions"].items())
+            },
+            "cases": {cid: dict(sorted(c["groups"].items())) for cid, c in sorted(metrics["cases"].items())},
+        }
+        return Baseline.model_validate(data)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise GateError(f"not a gate check results document (missing or malformed {exc})", where=where) from None
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        raise GateError(f"not a gate check results document: {dotted(error['loc'])}: {error['msg']}", where=where) from None
 
 
 def write(path: Path, baseline: Baseline) -> None:
@@ -59,6 +66,8 @@ def load(path: Path) -> Baseline | None:
         raise GateError(f"corrupt baseline: not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)) from None
     except UnicodeDecodeError:
         raise GateError("corrupt baseline: not UTF-8 text", where=str(path)) from None
+    except OSError as exc:
+        raise GateError(f"cannot read the baseline: {exc.strerror}", where=str(path)) from None
     try:
         return Baseline.model_validate(data)
     except ValidationError as exc:
@@ -76,6 +85,8 @@ class Comparison(BaseModel):
 
     present: bool
     stale: bool = False
+    other_agent: bool = False
+    """The baseline was recorded with another agent identity or policy-relevant config."""
     newly_failing: tuple[tuple[str, str], ...] = ()
     newly_passing: tuple[tuple[str, str], ...] = ()
     dimensions: dict[str, dict[str, float | None]] = Field(default_factory=dict)
@@ -85,6 +96,7 @@ class Comparison(BaseModel):
         return {
             "present": self.present,
             "stale": self.stale,
+            "other_agent": self.other_agent,
             "newly_failing": [list(pair) for pair in self.newly_failing],
             "newly_passing": [list(pair) for pair in self.newly_passing],
             "dimensions": self.dimensions,
@@ -94,10 +106,12 @@ class Comparison(BaseModel):
 _FAILING = (Status.FAIL, Status.ERROR)
 
 
-def compare(baseline: Baseline | None, metrics: Metrics, digest: str) -> Comparison:
+def compare(baseline: Baseline | None, metrics: Metrics, digest: str,
+            identity: dict[str, Any] | None = None) -> Comparison:
     """Newly failing / passing (case, group) pairs and the baseline's dimension rates."""
     if baseline is None:
         return Comparison(present=False)
+    other_agent = identity is not None and bool(baseline.identity) and baseline.identity != identity
     failing, passing = [], []
     for case_id, outcome in sorted(metrics.cases.items()):
         before = baseline.cases.get(case_id, {})
@@ -107,7 +121,8 @@ def compare(baseline: Baseline | None, metrics: Metrics, digest: str) -> Compari
                 failing.append((case_id, group))
             elif was in _FAILING and status is Status.PASS:
                 passing.append((case_id, group))
-    return Comparison(present=True, stale=baseline.cases_digest != digest, newly_failing=tuple(failing),
+    return Comparison(present=True, stale=baseline.cases_digest != digest, other_agent=other_agent,
+                      newly_failing=tuple(failing),
                       newly_passing=tuple(passing), dimensions=baseline.dimensions)
 
 
@@ -120,6 +135,10 @@ def findings(comparison: Comparison, metrics: Metrics, *, dimensions: bool = Tru
     if comparison.stale:
         found.append(Finding(level=Level.WARNING, rule="stale-baseline",
                              message="the baseline was recorded on a different case set (cases_digest changed) — update it with `gate baseline update`"))
+    if comparison.other_agent:
+        found.append(Finding(level=Level.WARNING, rule="baseline-identity",
+                             message="the baseline was recorded with another agent identity or gate.yaml policy "
+                             "— the comparison may mix two agents; update it with `gate baseline update`"))
     attribution = {cid: o.attribution for cid, o in metrics.cases.items()}
     for case_id, group in comparison.newly_failing:
         blame = attribution.get(case_id)

@@ -14,7 +14,7 @@ from gate import metrics as metrics_mod
 from gate import policy
 from gate.case import Case
 from gate.config import GateConfig
-from gate.errors import EXIT_FAILED, EXIT_PASSED
+from gate.errors import EXIT_FAILED, EXIT_PASSED, GateError, did_you_mean
 from gate.evaluate import evaluate
 from gate.loader import CaseSet, load_cases
 from gate.report.model import GateReport
@@ -32,12 +32,24 @@ class CheckSettings:
     out_dir: Path
     shard: tuple[int, int] | None = None
     fail_on: str = "error"
-    progress: bool | None = None
+    baseline_named: bool = False
+    """The baseline was named on the command line: its absence is an error, not a first run."""
 
 
 def select_cases(config: GateConfig, case_set: CaseSet, shard: tuple[int, int] | None) -> list[Case]:
-    """Cases with the configured tags/ids, restricted to one shard when sharding."""
+    """Cases with the configured tags/ids, restricted to one shard when sharding.
+
+    Selecting nothing is an error — a tag typo must not pass the gate with zero runs — except for
+    a shard, which may legitimately be empty.
+    """
+    unknown = sorted(set(config.cases.ids) - set(case_set.cases))
+    if unknown:
+        raise GateError(f"cases.ids: unknown case(s) {unknown}{did_you_mean(unknown[0], case_set.cases)}")
     chosen = case_set.select(config.cases.tags, config.cases.ids)
+    runnable = [c for c in chosen if c.runnable and any(g in c.groups for g in config.groups)]
+    if not runnable:
+        raise GateError(f"no case selected: none of {len(case_set.cases)} cases in {case_set.root} carries "
+                        f"the tags {list(config.cases.tags)} (cases.tags) with groups {list(config.groups)}")
     if shard is not None:
         keep = set(select_shard([c.id for c in chosen], shard))
         chosen = [c for c in chosen if c.id in keep]
@@ -70,14 +82,20 @@ def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory]) -> 
     return data if data.get("cases") else None
 
 
-def build_report(settings: CheckSettings, case_set: CaseSet, selected: list[Case],
-                 trajectories: list[Trajectory], *, interrupted: bool = False) -> GateReport:
+def load_baseline(settings: CheckSettings) -> baseline_mod.Baseline | None:
+    """The baseline, read before any agent call so a corrupt or misnamed one costs nothing."""
+    if settings.baseline_named and not settings.baseline.exists():
+        raise GateError("baseline file not found (named by --baseline)", where=str(settings.baseline))
+    return baseline_mod.load(settings.baseline)
+
+
+def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[Trajectory], *,
+                 base: baseline_mod.Baseline | None, interrupted: bool = False) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent."""
     config = settings.config
     verdicts = judge(case_set.cases, trajectories)
     computed = metrics_mod.compute(case_set.cases, verdicts)
-    base = baseline_mod.load(settings.baseline)
-    comparison = baseline_mod.compare(base, computed, case_set.digest)
+    comparison = baseline_mod.compare(base, computed, case_set.digest, identity(config))
     findings: list[policy.Finding] = []
     partial = settings.shard is not None
     consistency = consistency_json(case_set.cases, trajectories)
@@ -93,10 +111,10 @@ def build_report(settings: CheckSettings, case_set: CaseSet, selected: list[Case
 
         findings += consistency_findings(consistency)
     if interrupted:
-        findings.append(policy.Finding(level=policy.Level.ERROR, rule="interrupted",
-                                       message="the run was interrupted: results are partial"))
+        findings.append(policy.Finding(level=policy.Level.RED_LINE, rule="interrupted",
+                                       message="the run was interrupted: results are partial and never pass"))
     findings = policy.sort_findings(findings)
-    passed = policy.gate_passed(findings, settings.fail_on)
+    passed = policy.gate_passed(findings, settings.fail_on) and not interrupted
     return GateReport(
         cases=case_set.cases, digest=case_set.digest, verdicts=verdicts, metrics=computed,
         comparison=comparison, findings=findings, passed=passed, fail_on=settings.fail_on,
@@ -129,9 +147,12 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     config = settings.config
     case_set = load_cases(config.resolve(config.cases.path))
     selected = select_cases(config, case_set, settings.shard)
+    base = load_baseline(settings)
+    if settings.out_dir.exists() and not settings.out_dir.is_dir():
+        raise GateError("the report directory is a file", where=str(settings.out_dir))
     jobs = plan(selected, config.groups, config.repeats)
-    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), progress=settings.progress)
-    report = build_report(settings, case_set, selected, outcome.trajectories, interrupted=outcome.interrupted)
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."))
+    report = build_report(settings, case_set, outcome.trajectories, base=base, interrupted=outcome.interrupted)
     paths = write_reports(report, settings.out_dir)
     from gate.records import write_trajectories
 

@@ -123,6 +123,7 @@ def _settings(config_path: str | None, baseline_path: str | None, out_dir: str |
         out_dir=Path(out_dir) if out_dir else config.resolve(config.out_dir),
         shard=parse_shard(shard) if shard else None,
         fail_on=fail_on or config.fail_on,
+        baseline_named=baseline_path is not None,
     )
 
 
@@ -168,8 +169,10 @@ def baseline_update_command(config_path: str | None, results_path: str | None, o
     document = read_results(source)
     if document.get("shard"):
         raise GateError("these are one shard's results; merge the shards first (`gate merge`)", where=str(source))
+    if document.get("interrupted"):
+        raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
     target = Path(out_path) if out_path else config.resolve(config.baseline)
-    baseline.write(target, baseline.from_results(document))
+    baseline.write(target, baseline.from_results(document, str(source)))
     click.echo(f"baseline written to {target} ({len(document.get('results', []))} runs)")
 
 

@@ -8,7 +8,7 @@ import click
 
 from gate import metrics as metrics_mod
 from gate.atomic import write_json
-from gate.evaluate import evaluate
+from gate.check import consistency_json, judge
 from gate.loader import load_cases
 from gate.records import read_trajectories
 from gate.report.table import verdict_table
@@ -19,12 +19,10 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None) -> int:
     """Judge every record; print the table; write results.json if asked. Returns the exit code."""
     case_set = load_cases(cases_dir)
     records = read_trajectories(trajectories, case_set.cases)
-    verdicts = [evaluate(case_set.cases[r.case_id], r) for r in records]
+    verdicts = judge(case_set.cases, records)
     computed = metrics_mod.compute(case_set.cases, verdicts)
     click.echo(verdict_table(verdicts))
     if json_out:
-        from gate.check import consistency_json
-
         document = results_document(
             cases_digest=case_set.digest, verdicts=verdicts, metrics=computed.as_json(),
             findings=[], passed=True,

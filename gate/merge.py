@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gate.check import CheckSettings, build_report, identity, write_reports
+from gate.check import CheckSettings, build_report, identity, load_baseline, write_reports
 from gate.errors import GateError
 from gate.loader import load_cases
 from gate.records import read_trajectories, write_trajectories
@@ -28,6 +28,8 @@ def read_results(path: Path) -> dict[str, Any]:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise GateError(f"not a results.json: {exc}", where=str(path)) from None
+    except OSError as exc:
+        raise GateError(f"cannot read: {exc.strerror}", where=str(path)) from None
     if not isinstance(document, dict) or document.get("schema") != SCHEMA:
         raise GateError(f"not a results.json: schema must be '{SCHEMA}'", where=str(path))
     return document
@@ -40,16 +42,25 @@ def _shard(document: dict[str, Any], path: Path) -> tuple[int, int]:
     return shard["k"], shard["n"]
 
 
+def _run_keys(document: dict[str, Any], path: Path) -> set[tuple[str, str, int]]:
+    try:
+        return {(str(r["case_id"]), str(r["group"]), int(r["run"])) for r in document.get("results", [])}
+    except (KeyError, TypeError, ValueError):
+        raise GateError("results[]: every run needs case_id, group and run", where=str(path)) from None
+
+
 def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     """Validate that the shards belong together and are complete, then judge and report them."""
     documents = [(path, read_results(path)) for path in files]
-    shards = {path: _shard(doc, path) for path, doc in documents}
-    totals = {n for _, n in shards.values()}
+    shards = [(path, _shard(doc, path)) for path, doc in documents]
+    totals = {n for _, (_, n) in shards}
     if len(totals) != 1:
         raise GateError(f"shards of different splits cannot be merged: N = {sorted(totals)}")
     total = totals.pop()
     seen: dict[int, Path] = {}
-    for path, (k, _) in shards.items():
+    for path, (k, _) in shards:
+        if not 1 <= k <= total:
+            raise GateError(f"shard {k}/{total} is not a shard of {total}", where=str(path))
         if k in seen:
             raise GateError(f"shard {k}/{total} given twice ({seen[k]} and {path})")
         seen[k] = path
@@ -70,16 +81,17 @@ def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport
         raise GateError("gate.yaml differs from the one the shards ran with (identity differs)")
     trajectories: list[Trajectory] = []
     for path, document in documents:
-        records = read_trajectories(path.parent / "trajectories.jsonl", case_set.cases)
-        expected = {(r["case_id"], r["group"], r["run"]) for r in document.get("results", [])}
+        expected = _run_keys(document, path)
+        records = read_trajectories(path.parent / "trajectories.jsonl", case_set.cases, allow_empty=not expected)
         if {(t.case_id, t.group, t.run) for t in records} != expected:
             raise GateError("trajectories.jsonl does not match results.json beside it", where=str(path.parent))
+        if expected & {(t.case_id, t.group, t.run) for t in trajectories}:
+            raise GateError("runs overlap another shard's", where=str(path))
         trajectories += records
     interrupted = any(doc.get("interrupted") for _, doc in documents)
-    selected = [case_set.cases[cid] for cid in sorted({t.case_id for t in trajectories})]
     merged = CheckSettings(config=config, baseline=settings.baseline, out_dir=settings.out_dir,
-                           fail_on=settings.fail_on)
-    report = build_report(merged, case_set, selected, trajectories, interrupted=interrupted)
+                           fail_on=settings.fail_on, baseline_named=settings.baseline_named)
+    report = build_report(merged, case_set, trajectories, base=load_baseline(merged), interrupted=interrupted)
     paths = write_reports(report, settings.out_dir)
     write_trajectories(settings.out_dir / "trajectories.jsonl", trajectories)
     return report, paths

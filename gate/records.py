@@ -34,7 +34,8 @@ def parse_line(line: str, where: str) -> Trajectory:
         raise GateError(message if path == "(top level)" else f"{path}: {message}", where=where) from None
 
 
-def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = None) -> list[Trajectory]:
+def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = None, *,
+                      allow_empty: bool = False) -> list[Trajectory]:
     """Every record of a JSONL file; unknown cases and repeated (case, group, run) keys are errors."""
     records: list[Trajectory] = []
     seen: dict[RecordKey, int] = {}
@@ -52,7 +53,7 @@ def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = Non
             )
         seen[key] = number
         records.append(record)
-    if not records:
+    if not records and not allow_empty:
         raise GateError("no trajectory records", where=str(path))
     return records
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Group = Literal["A", "B"]
+
+
+def clean_text(text: str) -> str:
+    """``text`` with lone surrogates (a truncated emoji, say) replaced, so it can be written as UTF-8."""
+    return text if text.isascii() else text.encode("utf-8", "replace").decode("utf-8")
 
 
 class ToolCall(BaseModel):
@@ -19,6 +24,11 @@ class ToolCall(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
     result: str | None = None
     is_error: bool = False
+
+    @field_validator("name", "result")
+    @classmethod
+    def _clean(cls, value: str | None) -> str | None:
+        return None if value is None else clean_text(value)
 
     @model_validator(mode="before")
     @classmethod
@@ -43,6 +53,11 @@ class Trajectory(BaseModel):
     tool_calls: tuple[ToolCall, ...] = ()
     error: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("final_answer", "error")
+    @classmethod
+    def _clean(cls, value: str | None) -> str | None:
+        return None if value is None else clean_text(value)
 
     @model_validator(mode="before")
     @classmethod

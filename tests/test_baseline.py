@@ -88,3 +88,12 @@ def test_round_trip_is_deterministic(tmp_path: Path) -> None:
     assert first.read_bytes() == second.read_bytes()
     assert baseline.load(first) == baseline.from_results(document)
     assert list(json.loads(first.read_text())["cases"]) == ["B3-QC-01", "B3-QC-02"]
+
+
+def test_a_baseline_of_another_agent_is_flagged() -> None:
+    base = recorded().model_copy(update={"identity": {"agent": {"identity": "v1"}}})
+    now = metrics({}, {"A": (2, 2), "B": (1, 2)})
+    comparison = baseline.compare(base, now, "sha256:x", {"agent": {"identity": "v2"}})
+    assert comparison.other_agent
+    assert [f.rule for f in baseline.findings(comparison, now)] == ["baseline-identity"]
+    assert not baseline.compare(base, now, "sha256:x", {"agent": {"identity": "v1"}}).other_agent

@@ -161,3 +161,13 @@ def test_merge_refuses_a_missing_shard(project: Path) -> None:
     code, _, err = invoke("merge", "shard-1/results.json", "shard-2/results.json")
     assert code == 2
     assert "missing shard(s) [3] of 3: a missing shard is never a pass" in err
+
+
+def test_an_empty_shard_still_merges(project: Path) -> None:
+    for k in range(1, 6):  # 4 cases over 5 shards: one shard runs nothing
+        assert invoke("check", "--shard", f"{k}/5", "--out-dir", f"shard-{k}")[0] == 0
+    sizes = [len(json.loads((project / f"shard-{k}" / "results.json").read_text())["results"]) for k in range(1, 6)]
+    assert 0 in sizes
+    code, out, _ = invoke("merge", *[f"shard-{k}/results.json" for k in range(1, 6)], "--out-dir", "merged")
+    assert code == 0, out
+    assert len(json.loads((project / "merged" / "results.json").read_text())["results"]) == 8

@@ -32,6 +32,7 @@ def settings(tmp_path: Path) -> CheckSettings:
     ({"shard": {"k": 2, "n": 2}, "cases_digest": "sha256:b"}, "the shards ran on different case sets (cases_digest differs)"),
     ({"shard": {"k": 2, "n": 2}, "identity": {"config": "y"}}, "the shards ran with different agents or configs (identity differs)"),
     ({"shard": None}, "not a shard's results (no shard K/N recorded); run `gate check --shard K/N`"),
+    ({"shard": {"k": 3, "n": 2}}, "shard 3/2 is not a shard of 2"),
 ])
 def test_mismatched_shards_are_refused(tmp_path: Path, second: dict, message: str) -> None:
     files = [shard(tmp_path, "s1"), shard(tmp_path, "s2", **second)]
@@ -52,3 +53,9 @@ def test_unreadable_results_are_named(tmp_path: Path, content: str, message: str
     assert str(info.value) == f"{path}: {message}"
     with pytest.raises(GateError, match="results file not found"):
         read_results(tmp_path / "missing.json")
+
+
+def test_the_same_file_twice_is_refused(tmp_path: Path) -> None:
+    path = shard(tmp_path, "s1")
+    with pytest.raises(GateError, match="shard 1/2 given twice"):
+        merge_shards([path, path], settings(tmp_path))

@@ -12,6 +12,7 @@ from gate.metrics import GroupMetrics
 from gate.policy import Finding, Level
 from gate.report.markdown_safe import inline, own
 from gate.report.model import GateReport
+from gate.results import sort_verdicts
 from gate.verdict import RunVerdict, Status
 
 MAX_BYTES = 65_000
@@ -84,7 +85,7 @@ def newly_failing_section(report: GateReport) -> list[str]:
     pairs = report.comparison.newly_failing
     if not pairs:
         return []
-    by_key = {(v.case_id, v.group): v for v in sorted(report.verdicts, key=lambda v: (v.case_id, v.group, v.run))
+    by_key = {(v.case_id, v.group): v for v in sort_verdicts(report.verdicts)
               if v.status in (Status.FAIL, Status.ERROR)}
     lines = ["<details open><summary><b>Newly failing cases</b> (" + str(len(pairs)) + ")</summary>", ""]
     for case_id, group in pairs:
@@ -107,7 +108,7 @@ def newly_passing_section(report: GateReport) -> list[str]:
 
 
 def failing_section(report: GateReport) -> list[str]:
-    failing = [v for v in sorted(report.verdicts, key=lambda v: (v.case_id, v.group, v.run))
+    failing = [v for v in sort_verdicts(report.verdicts)
                if v.status in (Status.FAIL, Status.ERROR)]
     if not failing:
         return []

@@ -7,6 +7,7 @@ characters), and every failure carries a message — junit-xml drops one that ha
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 from gate.metrics import dimension_key
@@ -25,6 +26,14 @@ def _line_of_id(path: str) -> int:
     except OSError:
         pass
     return 1
+
+
+def _display_path(path: str) -> str:
+    """The case file relative to the working directory (the repository root in CI), when inside it."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path
 
 
 def _failure(verdict: RunVerdict) -> tuple[str, str]:
@@ -54,16 +63,18 @@ def render(report: GateReport) -> str:
             name=xml_safe(f"{case.id} [{verdict.group}] run {verdict.run}"),
             classname=xml_safe(f"{case.suite}.{case.dimension}.{verdict.group}"),
             elapsed_sec=float(latency) / 1000 if isinstance(latency, (int, float)) else None,
-            file=xml_safe(case.path),
+            file=xml_safe(_display_path(case.path)),
             line=lines[case.path],
         )
         if verdict.status is Status.FAIL:
             message, output = _failure(verdict)
             test.add_failure_info(message=message, output=output, failure_type="constraint")
+        elif verdict.status is Status.ERROR and verdict.error:
+            test.add_error_info(message=one_line(f"agent error: {verdict.error}", 1000),
+                                output=xml_safe(verdict.error), error_type="agent-error")
         elif verdict.status is Status.ERROR:
-            message = one_line(f"agent error: {verdict.error}", 1000) if verdict.error else _failure(verdict)[0]
-            test.add_error_info(message=message, output=xml_safe(verdict.error or _failure(verdict)[1]),
-                                error_type="agent-error" if verdict.error else "checker-error")
+            message, output = _failure(verdict)
+            test.add_error_info(message=message, output=output, error_type="checker-error")
         elif verdict.status is Status.SKIPPED:
             test.add_skipped_info(message="no rule-checkable constraint: judged by rubric, not gated")
         grouped[suite_name].append(test)

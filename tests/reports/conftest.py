@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gate.check import CheckSettings, build_report
+from gate.check import CheckSettings, build_report, load_baseline
 from gate.config import GateConfig
 from gate.loader import load_cases
 from gate.report.model import GateReport
@@ -73,7 +73,7 @@ def make_report(case_dir: Path, answers: dict[tuple[str, str], str], tmp_path: P
     if baseline is not None:
         base_path.write_text(json.dumps(baseline), encoding="utf-8")
     settings = CheckSettings(config=GateConfig(), baseline=base_path, out_dir=tmp_path / "out")
-    return build_report(settings, case_set, list(case_set.cases.values()), trajectories(answers, runs))
+    return build_report(settings, case_set, trajectories(answers, runs), base=load_baseline(settings))
 
 
 @pytest.fixture
