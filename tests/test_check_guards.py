@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -93,8 +94,10 @@ def test_baseline_update_refuses_partial_results(project: Path) -> None:
 
 def test_reports_are_ordinary_files(project: Path) -> None:
     assert invoke("check")[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
     mode = (project / "gate-results" / "results.json").stat().st_mode & 0o777
-    assert mode & 0o044  # readable by group/others under a normal umask, not mkstemp's 0600
+    assert mode == 0o666 & ~umask  # what open() would give, not mkstemp's 0600
 
 
 def test_a_lone_surrogate_from_the_agent_does_not_cost_the_report(tmp_path: Path) -> None:
