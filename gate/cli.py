@@ -197,14 +197,16 @@ def checkers_command(markdown: bool) -> None:
 
 
 @main.command("comment")
-@click.option("--body-file", default=None, help="Markdown to post (default: gate-results/comment.md).")
+@click.option("--body-file", default=None, help="Markdown to post (default: comment.md in gate.yaml's out_dir).")
+@click.option("--config", "config_path", default=None, help="gate.yaml naming the out_dir (default: ./gate.yaml).")
 @click.option("--pr", type=click.IntRange(min=1), default=None,
               help="Pull request number (default: from the event in GITHUB_EVENT_PATH).")
 @click.option("--author", default="github-actions[bot]", show_default=True,
               help="Login whose marked comment is updated; another login's copy of the marker is ignored.")
 @click.option("--head-sha", default=None,
               help="Post only while the pull request's head is this commit (for workflow_run).")
-def comment_command(body_file: str | None, pr: int | None, author: str, head_sha: str | None) -> None:
+def comment_command(body_file: str | None, config_path: str | None, pr: int | None, author: str,
+                    head_sha: str | None) -> None:
     """Post or update the sticky PR comment (GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL).
 
     Exits 0 when posted, and also — with a ::warning:: — when it cannot be (no token, repository or
@@ -214,7 +216,7 @@ def comment_command(body_file: str | None, pr: int | None, author: str, head_sha
 
     from gate.github import commentcmd
 
-    body = commentcmd.read_body(body_file)
+    body = commentcmd.read_body(body_file, config_path)
     target = commentcmd.resolve_target(os.environ, pr)
     if isinstance(target, str):
         commentcmd.warn(target)

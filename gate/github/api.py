@@ -10,6 +10,7 @@ import email.utils
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timezone
 from typing import Any
 
 import httpx
@@ -90,6 +91,8 @@ def _message(response: httpx.Response) -> str:
 
 
 def _seconds(value: str, now: float) -> float | None:
+    # Not gate.runner.retry.parse_retry_after: that one measures a date against the wall clock,
+    # this one against RetryPolicy.clock, so rate-limit waits stay testable.
     try:
         return max(0.0, float(value))
     except ValueError:
@@ -98,6 +101,8 @@ def _seconds(value: str, now: float) -> float | None:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
+    if when.tzinfo is None:  # "-0000" means UTC; a naive datetime would be read as local time
+        when = when.replace(tzinfo=timezone.utc)
     return max(0.0, when.timestamp() - now)
 
 

@@ -17,11 +17,10 @@ import click
 import httpx
 
 from gate.errors import GateError
-from gate.github.annotations import escape_data, escape_property
+from gate.github.annotations import command
 from gate.github.api import DEFAULT_API_URL, ApiError, RetryPolicy, redact, request
 from gate.github.comment import CommentResult, CommentStatus, upsert_comment
 
-DEFAULT_BODY = Path("gate-results") / "comment.md"
 DEFAULT_POLICY = RetryPolicy()
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
@@ -38,7 +37,7 @@ class Target:
 
 def warn(message: str) -> None:
     """A ``::warning::`` workflow command on stdout (a plain line outside Actions)."""
-    click.echo(f"::warning title={escape_property('agent-gate comment')}::{escape_data(message)}")
+    click.echo(command("warning", message, title="agent-gate comment"))
 
 
 def pr_from_event(path: str | None) -> int | None:
@@ -78,9 +77,20 @@ def resolve_target(env: Mapping[str, str], pr: int | None) -> Target | str:
     return Target(api_url=api_url, repo=repo, pr=number, token=token)
 
 
-def read_body(body_file: str | None) -> str:
-    """The comment's Markdown (default ``gate-results/comment.md``)."""
-    path = Path(body_file) if body_file else DEFAULT_BODY
+def default_body(config: str | None) -> Path:
+    """``comment.md`` in gate.yaml's ``out_dir`` (./gate.yaml when ``config`` is None).
+
+    Without a gate.yaml that is ``gate-results/comment.md`` in the current directory.
+    """
+    from gate.config import load_config
+
+    cfg = load_config(config)
+    return cfg.resolve(cfg.out_dir) / "comment.md"
+
+
+def read_body(body_file: str | None, config: str | None = None) -> str:
+    """The comment's Markdown: ``body_file``, else :func:`default_body` of ``config``."""
+    path = Path(body_file) if body_file else default_body(config)
     try:
         return path.read_bytes().decode("utf-8", errors="replace")
     except FileNotFoundError:

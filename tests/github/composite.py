@@ -126,3 +126,11 @@ def base_env(bin_dir: Path) -> dict[str, str]:
     """A clean environment with ``bin_dir`` first on PATH and no token of the outer shell."""
     keep = {k: v for k, v in os.environ.items() if k in ("HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV")}
     return {**keep, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "GITHUB_ACTIONS": "true"}
+
+
+def steps_of(data: dict[Any, Any]) -> list[dict[str, Any]]:
+    """The steps of an action (``runs.steps``) or of every job of a workflow."""
+    steps = list(data.get("runs", {}).get("steps", []))
+    for job in data.get("jobs", {}).values():
+        steps += job.get("steps", [])
+    return steps

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .composite import ActionRun, StepRun, base_env, run_action
+from .composite import ActionRun, StepRun, base_env, run_action, steps_of
 
 REPO = Path(__file__).resolve().parents[2]
 ACTION = REPO / "action.yml"
@@ -32,7 +32,9 @@ if [ "$1" = check ]; then
   exit "${STUB_EXIT:-1}"
 fi
 if [ "$1" = comment ]; then
-  printf 'token=%s\n' "${GITHUB_TOKEN:+set}" >> "$STUB_LOG"
+  author="(gate's default)"
+  while [ $# -gt 0 ]; do [ "$1" = --author ] && author="$2"; shift; done
+  printf 'token=%s author=%s\n' "${GITHUB_TOKEN:+set}" "$author" >> "$STUB_LOG"
   exit 0
 fi
 exit 64
@@ -92,7 +94,7 @@ def test_a_failing_gate_writes_outputs_comments_and_then_fails(tmp_path: Path) -
         f"pip install --disable-pip-version-check --quiet {REPO}",
         "gate check --config gate.yaml --out-dir gate-results",
         "gate comment --body-file gate-results/comment.md",
-        "token=set",
+        "token=set author=(gate's default)",
     ]
     out = workspace / "gate-results"
     assert result.outputs == {
@@ -124,27 +126,28 @@ def test_no_comment_outside_pull_requests_and_exit_2_is_passed_on(tmp_path: Path
     assert result.failed is result.steps[-1] and result.failed.returncode == 2
 
 
+def test_comment_author_reaches_gate_comment(tmp_path: Path) -> None:
+    result, log, _ = run_it(tmp_path, inputs={"comment-author": "gate-app[bot]", "github-token": "ghs_appToken"})
+    assert not step(result, "Post the PR comment").skipped
+    assert log[2:] == ["gate comment --body-file gate-results/comment.md --author gate-app[bot]",
+                       "token=set author=gate-app[bot]"]
+
+
 def test_inputs_are_data_not_shell_code(tmp_path: Path) -> None:
     hostile = '$(touch pwned-a)"; touch pwned-b; echo "`touch pwned-c`'
-    result, log, workspace = run_it(tmp_path, inputs={"config": hostile, "out-dir": "reports dir"})
+    result, log, workspace = run_it(tmp_path, inputs={"config": hostile, "out-dir": "reports dir",
+                                                     "comment-author": hostile})
     assert not list(workspace.glob("pwned*")) and not list(tmp_path.glob("**/pwned*"))
     assert log[1] == f"gate check --config {hostile} --out-dir reports dir"
+    assert log[-1] == f"token=set author={hostile}"
     assert (workspace / "reports dir" / "comment.md").exists()
     assert result.outputs["results-path"] == str(workspace / "reports dir" / "results.json")
-
-
-def _run_scripts(path: Path) -> list[str]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    steps = list(data.get("runs", {}).get("steps", []))
-    for job in data.get("jobs", {}).values():
-        steps += job.get("steps", [])
-    return [s["run"] for s in steps if "run" in s]
 
 
 @pytest.mark.parametrize("path", [ACTION, *sorted((REPO / ".github" / "workflows").glob("*.yml"))],
                          ids=lambda p: os.path.relpath(p, REPO))
 def test_no_expression_inside_a_run_script(path: Path) -> None:
-    scripts = _run_scripts(path)
+    scripts = [s["run"] for s in steps_of(yaml.safe_load(path.read_text(encoding="utf-8"))) if "run" in s]
     assert scripts
     for script in scripts:
         assert "${{" not in script, script
@@ -153,8 +156,17 @@ def test_no_expression_inside_a_run_script(path: Path) -> None:
 def test_every_input_is_documented_with_a_default() -> None:
     spec = yaml.safe_load(ACTION.read_text(encoding="utf-8"))
     assert set(spec["inputs"]) == {"config", "python-version", "working-directory", "comment", "fail-on",
-                                   "pip-spec", "github-token", "out-dir"}
+                                   "pip-spec", "github-token", "comment-author", "out-dir"}
     for name, item in spec["inputs"].items():
         assert item["description"].strip() and "default" in item, name
     for name, item in spec["outputs"].items():
         assert item["description"].strip() and item["value"].startswith("${{ steps."), name
+
+
+def test_the_docs_input_table_lists_every_input_with_its_default() -> None:
+    spec = yaml.safe_load(ACTION.read_text(encoding="utf-8"))
+    text = (REPO / "docs" / "github-actions.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([a-z-]+)` \| (.+?) \|", text, flags=re.M))
+    for name, item in spec["inputs"].items():
+        default = str(item["default"])
+        assert rows.get(name) == (f"`{default}`" if default else "*(empty)*"), name

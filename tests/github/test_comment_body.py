@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
@@ -78,3 +80,14 @@ def test_network_failure_is_skipped_with_the_token_redacted() -> None:
     assert result.reason == ("GET /repos/o/r/issues/1/comments: ConnectError: cannot connect (auth ***); "
                              "the gate's verdict stands")
     assert waited == [1.0, 2.0, 4.0]
+
+
+def test_a_retry_after_date_in_minus_0000_is_utc_in_any_local_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "CST-8")  # POSIX form: no zone database needed
+    time.tzset()
+    try:
+        response = httpx.Response(429, headers={"retry-after": "Thu, 01 Jan 1970 00:17:00 -0000"})
+        assert rate_limit_wait(response, now=1000.0) == 20.0
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -12,6 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from gate.cli import main
+from gate.errors import GateError
+from gate.github import commentcmd
 from gate.github.comment import COMMENT_MARKER, MAX_BODY_BYTES
 
 from .fake_github import PREFIX, REPO, TOKEN, FakeGitHub, Fault
@@ -208,6 +210,49 @@ def test_missing_body_file_is_unusable_input(github: FakeGitHub, tmp_path: Path)
     assert result.exit_code == 2
     assert result.stderr == (f"gate: error: {tmp_path / 'nope.md'}: comment body not found "
                              "(run `gate check` first, or pass --body-file)\n")
+
+
+def test_the_default_body_is_in_gate_yaml_out_dir(github: FakeGitHub, tmp_path: Path, sleeps: list[float],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "gate.yaml").write_text("out_dir: reports\n", encoding="utf-8")
+    (tmp_path / "reports").mkdir()
+    body_file(tmp_path / "reports", "from reports\n")
+    (tmp_path / "gate-results").mkdir()
+    body_file(tmp_path / "gate-results", "stale\n")
+    monkeypatch.chdir(tmp_path)
+    result = run([], env_for(github, tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert [c["body"] for c in github.comments] == [f"{COMMENT_MARKER}\nfrom reports\n"]
+
+
+def test_without_gate_yaml_the_default_body_is_gate_results(github: FakeGitHub, tmp_path: Path, sleeps: list[float],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "gate-results").mkdir()
+    body_file(tmp_path / "gate-results", "default\n")
+    monkeypatch.chdir(tmp_path)
+    result = run([], env_for(github, tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert [c["body"] for c in github.comments] == [f"{COMMENT_MARKER}\ndefault\n"]
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    missing = run([], env_for(github, tmp_path))
+    assert missing.exit_code == 2
+    assert missing.stderr == ("gate: error: gate-results/comment.md: comment body not found "
+                              "(run `gate check` first, or pass --body-file)\n")
+
+
+def test_a_named_config_puts_the_body_under_its_own_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "project"
+    (project / "out").mkdir(parents=True)
+    (project / "ci.yaml").write_text("out_dir: out\n", encoding="utf-8")
+    body_file(project / "out", "named\n")
+    monkeypatch.chdir(tmp_path)
+    assert commentcmd.default_body(str(project / "ci.yaml")) == project.resolve() / "out" / "comment.md"
+    assert commentcmd.read_body(None, "project/ci.yaml") == f"{COMMENT_MARKER}\nnamed\n"
+    assert commentcmd.read_body(str(project / "out" / "comment.md"), "nope.yaml").endswith("named\n")
+    assert commentcmd.default_body(None) == Path("gate-results") / "comment.md"
+    with pytest.raises(GateError, match="config file not found"):
+        commentcmd.read_body(None, "nope.yaml")
 
 
 def test_an_oversized_body_is_cut_to_fit_keeping_the_marker_and_head(github: FakeGitHub, tmp_path: Path, sleeps: list[float]) -> None:

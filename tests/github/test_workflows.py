@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
+from .composite import steps_of
+
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 DOCS = (REPO / "docs" / "github-actions.md", REPO / "README.md")
@@ -33,13 +35,6 @@ def load(path: Path) -> dict[Any, Any]:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
-
-
-def steps_of(data: dict[Any, Any]) -> list[dict[str, Any]]:
-    steps = list(data.get("runs", {}).get("steps", []))
-    for job in data.get("jobs", {}).values():
-        steps += job.get("steps", [])
-    return steps
 
 
 def doc_workflows() -> list[str]:
