@@ -24,11 +24,16 @@ ALIAS_GROUPS: dict[str, tuple[str, ...]] = {
         "re:战神\\s?[a-z]{1,2}\\d",  # 战神 Z8 / 战神S8, not 作战神器
         "神舟战神", "灵刃", "Razer Blade", "雷蛇", "微星泰坦", "Titan GT", "Raider", "火影",
         "七彩虹将星", "MSI Katana", "Katana GF", "Strix", "Scar", "幻16", "幻14", "Zephyrus",
+        "re:(?<![a-z0-9])[ry][79]000[pkx]?(?![a-z0-9])",  # 拯救者 Y9000P / R9000P / Y7000P, often named bare
     ),
     "honor": ("re:(?<!王者)荣耀", "Honor"),  # 《王者荣耀》 is a game, not the brand
     "hotpot": ("火锅", "hot pot", "hotpot"),
     "huawei": ("华为", "Huawei", "HUAWEI"),
-    "oppo": ("OPPO", "一加", "OnePlus", "realme", "re:真我\\s*(?:GT|Neo|\\d|手机)"),  # 真我 alone is an everyday phrase
+    "oppo": (
+        "OPPO", "OnePlus", "realme",
+        "re:一加(?![一二三四五六七八九两])",  # not the arithmetic of 一加一大于二
+        "re:真我\\s*(?:GT|Neo|\\d|手机)",  # 真我 alone is an everyday phrase
+    ),
     "samsung": ("三星", "Samsung", "Galaxy"),
     "shanghai": ("上海", "Shanghai", "魔都"),
     "sony": (

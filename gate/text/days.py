@@ -1,4 +1,5 @@
-"""Day markers in an itinerary: 第一天 / 第 1 天 / Day 1 / Day One / D1 / 首日 / 第1-2天 / Day1-Day3 / 最后一天."""
+"""Day markers in an itinerary: 第一天 / 第 1 天 / Day 1 / Day One / D1 / 首日 / 最后一天, and ranges
+and lists of them: 第1-2天, 第一天到第三天, 第一、二、三天, Day1-Day3, Days 1-3, Day 1 & 2, D1-D3."""
 
 from __future__ import annotations
 
@@ -9,13 +10,19 @@ from gate.text.numerals import to_int
 _NUM = r"[0-9一二两三四五六七八九十]{1,3}"
 _WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 _WORD = "|".join(_WORDS)
+_EN_NUM = rf"(?:\d{{1,2}}|(?i:{_WORD})\b)"
+# A separator that spans the days between ("1-3", "一至三") rather than listing them ("一、三").
+_RANGE_SEP = r"(?:[-~～–—至到]|(?i:to))"
+_CN_SEP = r"(?:[-~～–—至到、,]|和|及)"
+_EN_SEP = r"(?:[-~–&]|(?i:and|to)\b)"
 _DAY_RE = re.compile(
-    rf"第\s*(?P<a>{_NUM})\s*(?:(?P<sep>[-~～至到、])\s*(?:第\s*)?(?P<b>{_NUM})\s*)?[天日]"
-    rf"|(?<![A-Za-z])(?i:day)\s*(?P<c>\d{{1,2}}|(?i:{_WORD})\b)"
-    rf"(?:\s*[-~–]\s*(?:(?i:day)\s*)?(?P<d>\d{{1,2}}))?(?!\d)"
-    rf"|(?<![A-Za-z0-9])D(?P<e>\d{{1,2}})(?![0-9A-Za-z])"
+    rf"第\s*(?P<from>{_NUM})\s*[天日]\s*{_RANGE_SEP}\s*第\s*(?P<to>{_NUM})\s*[天日]"
+    rf"|第\s*(?P<cn>{_NUM}(?:\s*{_CN_SEP}\s*(?:第\s*)?{_NUM})*)\s*[天日]"
+    rf"|(?<![A-Za-z])(?i:days?)\s*(?P<en>{_EN_NUM}(?:\s*{_EN_SEP}\s*(?:(?i:day)\s*)?{_EN_NUM})*)(?!\d)"
+    rf"|(?<![A-Za-z0-9])(?P<d>D\d{{1,2}}(?:\s*[-~–]\s*D?\d{{1,2}})?)(?![0-9A-Za-z])"
     rf"|(?P<first>首日)"
 )
+_TOKEN_RE = re.compile(rf"(?P<sep>{_RANGE_SEP})|(?P<num>{_NUM}|{_EN_NUM})", re.IGNORECASE)
 
 
 # "最后一天" / "the last day" is day N of an N-day plan; only the caller knows N.
@@ -32,17 +39,35 @@ def _number(token: str) -> int | None:
     return _WORDS.index(token) + 1 if token in _WORDS else to_int(token)
 
 
+def _expand(spec: str) -> set[int]:
+    """The days of "1-3" / "一、二、三" / "1 & 2": a range separator spans, any other lists."""
+    days: set[int] = set()
+    previous: int | None = None
+    spanning = False
+    for token in _TOKEN_RE.finditer(re.sub(r"(?i:day)|D(?=\d)", " ", spec)):
+        if token.group("sep"):
+            spanning = True
+            continue
+        day = _number(token.group("num"))
+        if day is None:
+            return set()
+        if spanning and previous is not None:
+            if day < previous or day - previous > 30:
+                return set()  # not a plausible span of days (第1-99天)
+            days.update(range(previous, day + 1))
+        days.add(day)
+        previous, spanning = day, False
+    return days
+
+
 def days_mentioned(text: str) -> set[int]:
     """Day numbers the text marks, ranges expanded (第1-2天 → 1, 2); 第一、三天 is days 1 and 3."""
     days: set[int] = set()
     for match in _DAY_RE.finditer(text):
         if match.group("first"):
             days.add(1)
-            continue
-        start = _number(match.group("a") or match.group("c") or match.group("e") or "")
-        end_token = match.group("b") or match.group("d")
-        end = _number(end_token) if end_token else start
-        if start is None or end is None or end < start or end - start > 30:
-            continue
-        days.update((start, end) if match.group("sep") == "、" else range(start, end + 1))
+        elif match.group("from"):
+            days |= _expand(f"{match.group('from')}-{match.group('to')}")
+        else:
+            days |= _expand(match.group("cn") or match.group("en") or match.group("d"))
     return days

@@ -1,31 +1,54 @@
-"""Prices stated in an answer: 5499 元, ¥5,499, 约 5.5k, 1.2 万, 人均 280, 2999-3999 元 (upper end)."""
+"""Prices stated in an answer: 5499 元, ¥5,499, 约 5.5k, 1.2 万, 1万2, 两千元, 人均 280, 2999-3999 元 (upper end).
+
+Only yuan count: an amount in dollars, yen or euros ($149, 999 美元) is not a yuan price.
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from dataclasses import dataclass
+from itertools import pairwise
+
+from gate.text.numerals import to_int
 
 # Thousands separators only in valid groups: "5,499" is one number, "2999,128" is two.
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
-_SCALE = r"(?:\s?(?:k|K|千|w|万))?"  # "W" is watts (120W 快充), never 万
-_AMOUNT = rf"{_NUMBER}{_SCALE}"
+# A digit right after the scale continues the number: 1万2 = 12000, 1万2500 = 12500, 3千5 = 3500.
+# "W" is watts (120W 快充), never 万.
+_ARABIC = rf"{_NUMBER}(?:\s?(?:[kKw](?![A-Za-z])|千(?:\d(?![\d.])百?)?|万(?:\d{{4}}(?![\d.])|\d(?![\d.])千?)?))?"
+_CN_DIGIT = "[一二两三四五六七八九]"
+# A trailing digit (两千五, 一万二) only when nothing but money words follow it (not 一万一个月).
+_CN_TAIL = r"(?=[元块左出以起上]|[^\u4e00-\u9fff]|$)"
+_CHINESE = (
+    rf"(?<![第统唯单同每几零〇十百千万一二两三四五六七八九])(?:{_CN_DIGIT}?十{_CN_DIGIT}?|{_CN_DIGIT})"
+    rf"(?:千(?:{_CN_DIGIT}百?{_CN_TAIL})?|万(?:{_CN_DIGIT}千?{_CN_TAIL})?)"
+)
+_AMOUNT = rf"(?:{_ARABIC}|{_CHINESE})"
 _RANGE = rf"(?P<low>{_AMOUNT})\s*(?:-|~|～|–|—|至|到)\s*(?P<high>{_AMOUNT})"
-_CURRENCY_BEFORE = r"(?:¥|￥|RMB|CNY|rmb|人民币|\$|US\$)"
+_CURRENCY_BEFORE = r"(?:¥|RMB|CNY|rmb|人民币)"  # ￥ is ¥ after NFKC; $ is dollars, not yuan
 _CURRENCY_AFTER = r"(?:元|块钱|块|rmb|RMB|CNY)"
+_FOREIGN_BEFORE_RE = re.compile(r"(?:[$€£₩]|\b(?:USD|HKD|EUR|JPY|GBP|TWD|NTD))\s*$", re.IGNORECASE)
+_FOREIGN_AFTER_RE = re.compile(
+    r"\s*(?:美元|美金|欧元|日元|日币|韩元|港币|港元|澳元|加元|英镑|新台币|台币|卢布|泰铢|"
+    r"(?:USD|HKD|EUR|JPY|GBP|TWD|dollars?|euros?|yen)\b)",
+    re.IGNORECASE,
+)
 # A price word may be followed by a few characters ("价格区间 2000-3000", "人均消费 280");
 # a hedge such as 约 must stand right before the number.
 _PRICE_WORD = (
-    r"(?:价格|售价|价位|报价|参考价|到手价|入手价|首发价|官方价|定价|价钱|预算|人均|均价|"
-    r"客单价|起售价?|price|Price)[\u4e00-\u9fff]{0,3}"
+    r"(?:价格|售价|价位|报价|参考价|到手价?|入手价|首发价|官方价|定价|价钱|预算|人均|均价|"
+    r"客单价|起售价?|券后价?|活动价|现价|折后价?|国补后|国补价|补贴后|优惠后|price|Price)[\u4e00-\u9fff]{0,3}"
 )
 _HEDGE = r"(?:约|大约|仅需|只要|不到)"
 # What a number is followed by when it is not money (hours, battery, screen, weight …).
 _NOT_MONEY_AFTER = (
     r"(?!\s*(?:小时|h\b|mAh|Hz|GB|TB|G\b|英寸|寸|kg|克|g\b|mm|cm|分钟|分\b|天|km|公里|W\b|瓦|核|代|款|家|"
     r"个|%|人|年|月|日|号|次|位|岁|米|层|期|倍|dB|ms|nit|尼特|万像素|像素|帧|fps|p\b|P\b|折|星|"
-    r"条|步|张|份|套|名|篇|字|件|台|部|辆|间|晚|周|页|首|瓶|杯|斤|升|毫升|ml|美元|美金|欧元|日元|港币|港元|英镑))"
+    r"条|步|张|份|套|名|篇|字|件|台|部|辆|间|晚|周|页|首|瓶|杯|斤|升|毫升|ml))"
 )
+# Thousands (5k, 3千, 两千) are money only when a money word follows: 5k 左右, 1k 出头, 3千以内.
+_THOUSANDS_MONEY_AFTER_RE = re.compile(r"\s*(?:左右|出头|以内|以下|上下|起|档)")
 _COUNT_BEFORE = r"(?:销量|月销|已售|评价|评论|好评|粉丝|播放|浏览|阅读|下载|里程|超过|超)\s*$"
 # Amounts saved or compared are not what the item costs ("立省 500 元", "直降 300 元", "贵 500 元").
 _DISCOUNT_BEFORE = (
@@ -37,6 +60,9 @@ _PRICE_RE = re.compile(
     rf"(?P<pre>{_CURRENCY_BEFORE}\s*)?(?:{_RANGE}|(?P<single>{_AMOUNT}))(?P<post>\s*{_CURRENCY_AFTER})?"
 )
 _KEYWORD_BEFORE_RE = re.compile(rf"(?:{_PRICE_WORD}|{_HEDGE})[\s:：]*(?:{_CURRENCY_BEFORE})?\s*$")
+_ARABIC_PARTS_RE = re.compile(r"(\d+(?:\.\d+)?)([kKw千万])?(?:(\d+)([千百])?)?")
+_CHINESE_PARTS_RE = re.compile(r"(.+?)([千万])(?:(.)([千百])?)?")
+_UNITS = {"k": 1_000.0, "K": 1_000.0, "千": 1_000.0, "w": 10_000.0, "万": 10_000.0, "百": 100.0}
 
 
 @dataclass(frozen=True)
@@ -48,38 +74,94 @@ class Price:
 
 
 def _amount(text: str) -> float:
-    text = text.replace(",", "").strip()
-    scale = 1.0
-    if text[-1:] in ("k", "K", "千"):
-        scale, text = 1_000.0, text[:-1]
-    elif text[-1:] in ("w", "万"):
-        scale, text = 10_000.0, text[:-1]
-    return float(text.strip()) * scale
+    text = re.sub(r"[,\s]", "", text)
+    arabic = _ARABIC_PARTS_RE.fullmatch(text)
+    if arabic:
+        base, unit, tail, tail_unit = arabic.groups()
+        return _combine(float(base), unit, int(tail) if tail else None, len(tail or ""), tail_unit)
+    chinese = _CHINESE_PARTS_RE.fullmatch(text)
+    assert chinese, text  # _AMOUNT admits only these two shapes
+    head, unit, tail, tail_unit = chinese.groups()
+    return _combine(float(to_int(head) or 0), unit, to_int(tail) if tail else None, 1, tail_unit)
+
+
+def _combine(base: float, unit: str | None, tail: int | None, tail_digits: int, tail_unit: str | None) -> float:
+    scale = _UNITS[unit] if unit else 1.0
+    value = base * scale
+    if tail is not None:
+        if tail_unit:
+            value += tail * _UNITS[tail_unit]
+        elif tail_digits == 1:
+            value += tail * scale / 10  # 1万2: the digit counts in the next lower unit
+        else:
+            value += tail
+    return value
+
+
+def _in_thousands(amount: str) -> bool:
+    """5k / 3千 / 两千 / 一万二: amounts that are money only with a money word near them."""
+    return bool(re.search(r"[kK千]$", amount.strip()) or not re.match(r"\d", amount))
+
+
+@dataclass
+class _Candidate:
+    match: re.Match[str]
+    money: bool
+    value: float
+
+
+def _candidate(text: str, match: re.Match[str], bare_number_is_price: bool) -> _Candidate | None:
+    """The match as a possible price, or ``None`` when it is certainly not one."""
+    before = text[max(0, match.start() - 12) : match.start()]
+    after = text[match.end() :]
+    previous = text[match.start() - 1] if match.start() > 0 else ""
+    if previous.isalnum() and not match.group("pre") and not re.match(r"[\u4e00-\u9fff]", previous):
+        return None  # part of a model name such as "XM5" or "M3"
+    if _FOREIGN_BEFORE_RE.search(before) or _FOREIGN_AFTER_RE.match(after) or re.search(_DISCOUNT_BEFORE, before):
+        return None
+    high = match.group("high") or match.group("single")
+    value = _amount(high)
+    if match.group("pre") or match.group("post"):
+        return _Candidate(match, True, value)
+    if re.match(_NOT_MONEY_AFTER, after) is None:
+        return None
+    if re.search(r"\d\s*\+\s*$", before) or re.match(r"\s*\+\s*\d", after):
+        return None  # a memory configuration such as 12+256
+    counted = re.search(_COUNT_BEFORE, before) is not None
+    if _in_thousands(high):
+        money = _THOUSANDS_MONEY_AFTER_RE.match(after) is not None
+    else:
+        money = re.search(r"[万w]", high) is not None and not counted  # "1.2 万"
+    money = money or _KEYWORD_BEFORE_RE.search(before) is not None or (bare_number_is_price and not counted)
+    return _Candidate(match, money, value)
+
+
+def _spread_over_variants(text: str, candidates: list[_Candidate]) -> None:
+    """In "2499/2799 元" each variant is a price when one of them is (values of one magnitude)."""
+    for _ in range(2):  # forwards then backwards covers a run of variants
+        for left, right in pairwise(candidates):
+            joined = re.fullmatch(r"\s*/\s*", text[left.match.end() : right.match.start()])
+            low, high = sorted((left.value, right.value))
+            similar = low >= 10 and high <= 3 * low  # not a date (5/1) or a fraction
+            if joined and similar and (left.money or right.money):
+                left.money = right.money = True
+        candidates.reverse()
 
 
 def find_prices(text: str, *, bare_number_is_price: bool = False) -> list[Price]:
-    """Every price mention in ``text``, discounts and non-money numbers left out.
+    """Every yuan price mention in ``text``, discounts, foreign currency and non-money numbers left out.
 
-    A number is money when a currency mark stands before or after it, or a price word (价格, 人均,
-    约 …) just before it. ``bare_number_is_price`` is for a table cell under a price header.
+    A number is money when a yuan mark stands before or after it, a price word (价格, 人均, 到手,
+    约 …) just before it, or it is in 万 (1.2 万) or in thousands with 左右/出头/以内 after it.
+    ``bare_number_is_price`` is for a cell under a price header: every amount in it that is not
+    excluded counts ("2999（国补后 2549）", "2499/2799").
     """
     # NFKC turns the full-width comma into ","; keep it a separator, so "¥2,999，128GB" is not 2999128.
     text = unicodedata.normalize("NFKC", text.replace("，", "、"))
-    found: list[Price] = []
-    for match in _PRICE_RE.finditer(text):
-        before = text[max(0, match.start() - 12) : match.start()]
-        previous = text[match.start() - 1] if match.start() > 0 else ""
-        if previous.isalnum() and not match.group("pre") and not re.match(r"[\u4e00-\u9fff]", previous):
-            continue  # part of a model name such as "XM5" or "M3"
-        money = bool(match.group("pre") or match.group("post"))
-        if not money and re.search(r"[万w]$", match.group(0)) and not re.search(_COUNT_BEFORE, before):
-            money = re.match(_NOT_MONEY_AFTER, text[match.end() :]) is not None  # "1.2 万"
-        if not money and _KEYWORD_BEFORE_RE.search(before):
-            money = re.match(_NOT_MONEY_AFTER, text[match.end() :]) is not None
-        if not money and bare_number_is_price:
-            money = re.fullmatch(rf"\s*{_CURRENCY_BEFORE}?\s*(?:{_RANGE}|{_AMOUNT})\s*{_CURRENCY_AFTER}?\s*(?:起|左右)?\s*", text) is not None
-        if not money or re.search(_DISCOUNT_BEFORE, before):
-            continue
-        high = match.group("high") or match.group("single")
-        found.append(Price(_amount(high), match.group(0).strip()))
-    return found
+    candidates = [
+        candidate
+        for match in _PRICE_RE.finditer(text)
+        if (candidate := _candidate(text, match, bare_number_is_price)) is not None
+    ]
+    _spread_over_variants(text, candidates)
+    return [Price(c.value, c.match.group(0).strip()) for c in candidates if c.money]

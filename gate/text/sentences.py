@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 
 # A run of terminators (with closing quotes/brackets) ends a sentence. '.' ends one only when
-# followed by space and a capital/CJK/end — so 3.5, v1.2, e.g. and 5.5k stay inside.
+# followed by space and a capital/CJK/end — so 3.5, v1.2.3 and 5.5k stay inside — and not after
+# an initial or a one-letter abbreviation part (J. K., U.S., e.g.) or a title (Dr.). After a
+# model name it does end one: "全新 A18. 相机…", "USB-C. It …".
 _CLOSERS = "”’」』）)\"'】》"
 _TERMINATOR_RE = re.compile(
     rf"(?:[。！？!?]+|……|\.\.\.|…)[{_CLOSERS}]*"
-    rf"|(?<![A-Z])(?<!\b(?:Mr|Ms|Dr|St|vs|No|eg|ie))(?<![.\d]\w)\.(?=[{_CLOSERS}]*(?:\s+[A-Z\u4e00-\u9fff]|\s*$))[{_CLOSERS}]*"
+    r"|(?<![\s.(（][A-Za-z])(?<!^[A-Za-z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|No))(?<!\b(?:Mrs|Fig))"
+    rf"\.(?=[{_CLOSERS}]*(?:\s+[A-Z\u4e00-\u9fff]|\s*$))[{_CLOSERS}]*"
 )
 _HAS_CONTENT_RE = re.compile(r"[^\W_]")
 

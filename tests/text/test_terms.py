@@ -22,7 +22,7 @@ def test_fold_width_case_and_zero_width() -> None:
         ("推荐 ＳＯＮＹ WH-1000XM5", "sony", ["ＳＯＮＹ", "WH-1000XM5"]),
         ("WH1000XM4 很好", "sony", ["WH1000XM4"]),
         ("Redmi K70 和红米 Note", "xiaomi", ["Redmi", "红米"]),
-        ("联想拯救者 Y9000P", "gaming_laptop", ["拯救者"]),
+        ("联想拯救者 Y9000P", "gaming_laptop", ["拯救者", "Y9000P"]),
         ("华硕ROG幻16", "gaming_laptop", ["ROG", "幻16"]),
         ("the progress is good", "gaming_laptop", []),
         ("Scarf and Titanium", "gaming_laptop", []),
