@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from gate import yamlio
 from gate.errors import GateError
@@ -49,6 +49,14 @@ class AgentConfig(_Strict):
     cache: str | Literal[False] = ".gate-cache"
     identity: str | None = None
     """Agent identity (version, prompt hash…) that keys the cache along with each request."""
+
+    @field_validator("url")
+    @classmethod
+    def _url_scheme(cls, url: str | None, info: ValidationInfo) -> str | None:
+        # without a scheme httpx fails on every call; say so before the first one
+        if url and info.data.get("adapter") in ("http", "openai") and not url.lower().startswith(("http://", "https://")):
+            raise ValueError("url must start with http:// or https://")
+        return url
 
     @model_validator(mode="after")
     def _adapter_settings(self) -> AgentConfig:

@@ -25,7 +25,7 @@ def build_adapter(agent: AgentConfig, root: Path, requests: list[dict[str, Any]]
         from gate.runner.pyfunc import PythonAdapter
 
         assert agent.function is not None
-        return PythonAdapter(agent.function, root, agent.timeout_s, agent.concurrency)
+        return PythonAdapter(agent.function, root, agent.timeout_s)
     if agent.adapter == "replay":
         from gate.runner.replay import ReplayAdapter
 

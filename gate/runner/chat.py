@@ -17,7 +17,7 @@ from gate.config import AgentConfig
 from gate.errors import GateError
 from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError, snippet
-from gate.runner.httpcall import new_client, post_json
+from gate.runner.httpcall import check_url, new_client, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 
 _PERMISSIVE = {"type": "object", "properties": {}, "additionalProperties": True}
@@ -91,6 +91,7 @@ class ChatAdapter:
         headers_mod.check_environment(agent.headers)
         self._agent = agent
         self._url = endpoint_url(agent.url)
+        check_url(self._url)
         self._skills = load_skills(requests, root / agent.skills_dir)
         self._policy = policy
         self._client = new_client(agent.timeout_s, agent.concurrency)

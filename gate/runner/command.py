@@ -98,8 +98,10 @@ class CommandAdapter:
                 f"stdout exceeded the {human_size(self._cap)} cap; the agent was stopped{_quote(stderr)}"
             ) from None
         finally:
-            if proc.returncode is None:  # timed out, overflowed or cancelled: never leave it running
-                _kill(proc)
+            # whatever happened, end the agent's process group: the agent itself if it still runs
+            # (timed out, overflowed or cancelled), and any tool it left running in the background
+            _kill(proc)
+            if proc.returncode is None:
                 await _reap(proc)
         code = proc.returncode
         assert code is not None  # the process was awaited
@@ -160,11 +162,11 @@ async def _drain(stream: asyncio.StreamReader, tail: _Tail) -> None:
 def _kill(proc: asyncio.subprocess.Process) -> None:
     try:
         if _POSIX:
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:  # pragma: no cover - Windows
+            os.killpg(proc.pid, signal.SIGKILL)  # the group outlives its leader while members remain
+        elif proc.returncode is None:  # pragma: no cover - Windows
             proc.kill()
-    except ProcessLookupError:
-        pass
+    except (ProcessLookupError, PermissionError):
+        pass  # the group is gone already (PermissionError: macOS, when only zombies remain)
 
 
 async def _discard(stream: asyncio.StreamReader | None) -> None:

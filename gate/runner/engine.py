@@ -1,4 +1,4 @@
-"""Run jobs against the agent: bounded concurrency, retries, the cache, progress and Ctrl-C."""
+"""Run jobs against the agent: bounded concurrency, retries, the cache, progress, Ctrl-C and SIGTERM."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ DEFAULT_BACKOFF_S = 0.5
 
 Key = tuple[str, str, int]
 
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
 
 @dataclass(frozen=True)
 class RunOutcome:
@@ -31,7 +33,7 @@ class RunOutcome:
 
     trajectories: list[Trajectory]
     interrupted: bool
-    """Stopped by Ctrl-C: the trajectories are the jobs that finished before."""
+    """Stopped by Ctrl-C or SIGTERM: the trajectories are the jobs that finished before."""
     calls: int
     """Jobs sent to the agent (a job counts once, however often it was retried)."""
     cache_hits: int
@@ -66,9 +68,9 @@ def run_jobs(
 ) -> RunOutcome:
     """Call the agent once per job (cache permitting) and collect the trajectories.
 
-    A failed call becomes a trajectory with ``error`` set, never an exception; Ctrl-C stops the
-    run and keeps what finished (``interrupted``). Bad settings raise GateError before any call.
-    ``backoff_base_s`` and ``sleep`` tune the retry waits (tests make them instant).
+    A failed call becomes a trajectory with ``error`` set, never an exception; Ctrl-C or SIGTERM
+    stops the run and keeps what finished (``interrupted``). Bad settings raise GateError before
+    any call. ``backoff_base_s`` and ``sleep`` tune the retry waits (tests make them instant).
     """
     state = _State()
     enabled = auto_enabled() if progress is None else progress
@@ -95,7 +97,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
         if cache is not None and key is not None:
             hit = cache.get(key)
             if hit is not None:
-                state.finished[job.key] = hit.model_copy(update={"metadata": {**hit.metadata, "cached": True}})
+                state.finished[job.key] = hit  # as first recorded: a cached rerun gives the same results
                 state.cache_hits += 1
                 progress.record(error=False, cached=True)
                 return
@@ -108,7 +110,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
             cache.put(key, trajectory)
 
     tasks = [asyncio.ensure_future(one(job)) for job in jobs]
-    restore = _cancel_on_sigint(tasks, state)
+    restore = _cancel_on_signals(tasks, state)
     try:
         results = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
@@ -145,8 +147,11 @@ async def _call(adapter: Adapter, key: Key, request: dict[str, Any], policy: Ret
     return trajectory.model_copy(update={"metadata": metadata})
 
 
-def _cancel_on_sigint(tasks: Sequence[asyncio.Future[None]], state: _State) -> Callable[[], None]:
-    """Ctrl-C cancels the pending jobs (finished ones stay); returns the undo."""
+def _cancel_on_signals(tasks: Sequence[asyncio.Future[None]], state: _State) -> Callable[[], None]:
+    """Ctrl-C or SIGTERM cancels the pending jobs (finished ones stay); returns the undo.
+
+    Cancelling a call ends its agent process, so a CI runner's SIGTERM orphans no agent either.
+    """
     loop = asyncio.get_running_loop()
 
     def interrupt() -> None:
@@ -154,14 +159,21 @@ def _cancel_on_sigint(tasks: Sequence[asyncio.Future[None]], state: _State) -> C
         for task in tasks:
             task.cancel()
 
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        return lambda: None
-    try:
-        loop.add_signal_handler(signal.SIGINT, interrupt)
-    except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
-        return lambda: None
+    installed: list[tuple[signal.Signals, Any]] = []
+    for signum in _STOP_SIGNALS:
+        previous = signal.getsignal(signum)
+        if previous is signal.SIG_IGN:  # started with nohup or in the background: leave it so
+            continue
+        try:
+            loop.add_signal_handler(signum, interrupt)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+            continue
+        installed.append((signum, previous))
 
     def restore() -> None:
-        loop.remove_signal_handler(signal.SIGINT)
+        for signum, previous in installed:
+            loop.remove_signal_handler(signum)
+            if previous is not None:
+                signal.signal(signum, previous)
 
     return restore

@@ -2,18 +2,36 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
+from gate.errors import GateError
 from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_object, snippet
 from gate.runner.headers import redact
 from gate.runner.retry import parse_retry_after
 
 
+def check_url(url: str) -> None:
+    """Raise GateError before any call when httpx could never send a request to ``url``."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise GateError(f"agent.url: invalid URL '{url}': {exc}") from None
+    if not parsed.host:
+        raise GateError(f"agent.url: '{url}' has no host")
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise GateError(f"agent.url: port {parsed.port} of '{url}' is not between 1 and 65535")
+
+
 def new_client(timeout_s: float, concurrency: int) -> httpx.AsyncClient:
-    """A client whose pool fits the run's concurrency; a read that stalls ``timeout_s`` fails."""
+    """A client whose pool fits the run's concurrency; a read that stalls ``timeout_s`` fails.
+
+    httpx applies its timeout to each socket operation, so a server that keeps sending a byte now
+    and then never trips it: :func:`post_json` bounds the whole exchange as well.
+    """
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     return httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), limits=limits, follow_redirects=False)
 
@@ -24,17 +42,21 @@ async def post_json(
 ) -> dict[str, Any]:
     """POST ``body`` as JSON; the response's JSON object, or an :class:`AgentError`.
 
-    Retryable: connection errors, timeouts, 429 (with Retry-After) and 5xx. Any other status is
-    final. Header values never appear in the message.
+    Retryable: connection errors, timeouts (of the whole exchange, ``timeout_s``), 429 (with
+    Retry-After) and 5xx. Any other status, a body that cannot be decoded (bad gzip) and any other
+    request failure are final. Header values never appear in the message.
     """
     try:
-        raw, response = await _send(client, url, body, headers, timeout_s, cap)
-    except httpx.TimeoutException as exc:
-        raise AgentError(redact(f"timed out after {timeout_s:g} s ({type(exc).__name__}) at {url}", headers),
-                         retryable=True) from None
+        raw, response = await asyncio.wait_for(_send(client, url, body, headers, timeout_s, cap), timeout_s)
+    except (asyncio.TimeoutError, httpx.TimeoutException):
+        raise AgentError(redact(f"timed out after {timeout_s:g} s at {url}", headers), retryable=True) from None
+    except httpx.DecodingError as exc:
+        message = f"the response body from {url} could not be decoded: {_detail(exc)}"
+        raise AgentError(redact(message, headers)) from None
     except httpx.TransportError as exc:
-        detail = str(exc) or type(exc).__name__
-        raise AgentError(redact(f"connection failed to {url}: {detail}", headers), retryable=True) from None
+        raise AgentError(redact(f"connection failed to {url}: {_detail(exc)}", headers), retryable=True) from None
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:  # too many redirects, a URL httpx refuses…
+        raise AgentError(redact(f"the request to {url} failed: {_detail(exc)}", headers)) from None
     status = response.status_code
     if status >= 300:
         message = redact(f"HTTP {status} from {url}: {snippet(raw) or '(empty body)'}", headers)
@@ -62,3 +84,7 @@ async def _send(
                 raise AgentError(f"the response body from {url} exceeded the {human_size(cap)} cap")
             chunks.append(chunk)
     return b"".join(chunks), response
+
+
+def _detail(exc: Exception) -> str:
+    return str(exc) or type(exc).__name__

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gate.runner import headers as headers_mod
-from gate.runner.httpcall import new_client, post_json
+from gate.runner.httpcall import check_url, new_client, post_json
 
 
 class HttpAdapter:
@@ -18,6 +18,7 @@ class HttpAdapter:
 
     def __init__(self, url: str, headers: Mapping[str, str], timeout_s: float, concurrency: int) -> None:
         headers_mod.check_environment(headers)
+        check_url(url)
         self._url = url
         self._headers = dict(headers)
         self._timeout = timeout_s

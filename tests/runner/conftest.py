@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
+import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -57,6 +61,33 @@ class Sleeps:
 @pytest.fixture
 def sleeps() -> Sleeps:
     return Sleeps()
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs; a zombie (killed, not yet reaped by its parent) does not."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it exists
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return True
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def wait_until_ended(pid: int, within_s: float = 10.0) -> bool:
+    """Poll until ``pid`` ends; False if it still runs after ``within_s`` (then it is killed)."""
+    deadline = time.monotonic() + within_s
+    while running(pid):
+        if time.monotonic() > deadline:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            return False
+        time.sleep(0.02)
+    return True
 
 
 _counter = itertools.count()

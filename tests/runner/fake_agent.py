@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,8 +31,12 @@ def main() -> int:
         print("started, now waiting", file=sys.stderr, flush=True)
         marker = request["context"].get("marker")
         if marker:
-            Path(marker).write_text("started", encoding="utf-8")
+            Path(marker).write_text(str(os.getpid()), encoding="utf-8")
         time.sleep(60)
+    if case.startswith("spawn"):  # leaves a tool running in the background, then answers
+        tool = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        Path(request["context"]["marker"]).write_text(str(tool.pid), encoding="utf-8")
     if case.startswith("wrongkey"):
         answer["case_id"] = "someone-else"
         answer["run"] = 7

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, BinaryIO
 
 
 @dataclass
@@ -26,6 +26,8 @@ class Reply:
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     raw: bytes | None = None
+    drip_s: float | None = None
+    """Send the body one byte per this many seconds (until the server shuts down)."""
 
 
 Handler = Callable[[Seen, int], Reply]
@@ -39,6 +41,14 @@ class Server:
         self.lock = threading.Lock()
         self.release = threading.Event()  # slow handlers wait on it; set at shutdown
         self.url = ""
+
+
+def _drip(out: BinaryIO, data: bytes, every_s: float, stop: threading.Event) -> None:
+    for byte in data:
+        if stop.wait(every_s):
+            return
+        out.write(bytes([byte]))
+        out.flush()
 
 
 @contextmanager
@@ -63,7 +73,10 @@ def serve(handler: Handler) -> Iterator[Server]:
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                if reply.drip_s is None:
+                    self.wfile.write(data)
+                else:
+                    _drip(self.wfile, data, reply.drip_s, state.release)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a timeout test)
 

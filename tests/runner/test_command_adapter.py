@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from gate.errors import GateError
 from gate.runner import run_jobs
 
-from .conftest import agent, command_agent, jobs_of
+from .conftest import agent, command_agent, jobs_of, wait_until_ended
 
 
 def test_request_on_stdin_and_trajectory_from_stdout(tmp_path: Path) -> None:
@@ -60,6 +61,15 @@ def test_timeout_kills_the_agent_and_quotes_its_stderr(tmp_path: Path) -> None:
     outcome = run_jobs(jobs_of("slow-1"), command_agent(timeout_s=0.5, retries=0), root=tmp_path, progress=False)
     (record,) = outcome.trajectories
     assert record.error == "timed out after 0.5 s; stderr: started, now waiting"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+def test_tools_left_running_in_the_background_are_stopped(tmp_path: Path) -> None:
+    marker = tmp_path / "tool.pid"
+    outcome = run_jobs(jobs_of("spawn-1", context={"marker": str(marker)}), command_agent(), root=tmp_path,
+                       progress=False)
+    assert outcome.trajectories[0].error is None  # the agent answered and exited normally
+    assert wait_until_ended(int(marker.read_text())), "the agent's background tool outlived the call"
 
 
 def test_mismatched_keys_are_forced_and_recorded(tmp_path: Path) -> None:

@@ -1,13 +1,18 @@
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 
+from gate.config import load_config
 from gate.errors import GateError
-from gate.runner import run_jobs
+from gate.runner import AgentError, run_jobs
+from gate.runner.httpcall import post_json
 
 from .conftest import Sleeps, agent, jobs_of
 from .loopback import Reply, Seen, serve
@@ -84,7 +89,16 @@ def test_timeout_is_an_error_trajectory(tmp_path: Path) -> None:
     with serve(handler) as server:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, timeout_s=0.3, retries=0),
                            root=tmp_path, progress=False)
-    assert outcome.trajectories[0].error == f"timed out after 0.3 s (ReadTimeout) at {server.url}"
+    assert outcome.trajectories[0].error == f"timed out after 0.3 s at {server.url}"
+
+
+def test_a_server_that_keeps_dripping_times_out_as_a_whole(tmp_path: Path) -> None:
+    # a byte every 0.1 s never trips a per-read timeout of 0.5 s; the whole answer would take 10 s
+    body = b'{"final_answer": "' + b"x" * 100 + b'"}'
+    with serve(lambda seen, i: Reply(raw=body, drip_s=0.1)) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, timeout_s=0.5, retries=0),
+                           root=tmp_path, progress=False)
+    assert outcome.trajectories[0].error == f"timed out after 0.5 s at {server.url}"
 
 
 def test_garbage_body_is_an_agent_error(tmp_path: Path) -> None:
@@ -92,6 +106,63 @@ def test_garbage_body_is_an_agent_error(tmp_path: Path) -> None:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), root=tmp_path, progress=False)
     assert outcome.trajectories[0].error == (
         "the HTTP 200 response body is not valid JSON (Expecting value at line 1 column 1): <html>oops</html>")
+
+
+def test_a_body_that_cannot_be_decoded_is_a_final_agent_error(tmp_path: Path, sleeps: Sleeps) -> None:
+    with serve(lambda seen, i: Reply(raw=b"not gzip at all", headers={"Content-Encoding": "gzip"})) as server:
+        outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url, retries=2),
+                           root=tmp_path, progress=False, sleep=sleeps)
+    assert [t.error for t in outcome.trajectories] == [
+        f"the response body from {server.url} could not be decoded: Error -3 while decompressing data: "
+        "incorrect header check"] * 2
+    assert len(server.seen) == 2 and sleeps.delays == []  # one attempt per job: not retried
+
+
+def _raise(error: Exception) -> Callable[[httpx.Request], httpx.Response]:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise error
+
+    return handler
+
+
+@pytest.mark.parametrize(("error", "message", "retryable"), [
+    (httpx.InvalidURL("Invalid port: ':1'"), "the request to http://h/run failed: Invalid port: ':1'", False),
+    (httpx.TooManyRedirects("Exceeded maximum allowed redirects."),
+     "the request to http://h/run failed: Exceeded maximum allowed redirects.", False),
+    (httpx.DecodingError("bad brotli"), "the response body from http://h/run could not be decoded: bad brotli", False),
+    (httpx.RemoteProtocolError(""), "connection failed to http://h/run: RemoteProtocolError", True),
+    (httpx.PoolTimeout("no slot"), "timed out after 1 s at http://h/run", True),
+], ids=["invalid-url", "redirects", "decoding", "protocol", "timeout"])
+def test_every_httpx_failure_is_an_agent_error(error: Exception, message: str, retryable: bool) -> None:
+    async def post() -> None:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(_raise(error))) as client:
+            await post_json(client, "http://h/run", {}, {}, timeout_s=1)
+
+    with pytest.raises(AgentError) as info:
+        asyncio.run(post())
+    assert (str(info.value), info.value.retryable) == (message, retryable)
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("http://[::1/run", "agent.url: invalid URL 'http://[::1/run': Invalid port: ':1'"),
+    ("http://127.0.0.1:99999/run", "agent.url: port 99999 of 'http://127.0.0.1:99999/run' is not between 1 and 65535"),
+    ("http:///run", "agent.url: 'http:///run' has no host"),
+], ids=["bad-port", "port-range", "no-host"])
+def test_an_unusable_url_is_a_gate_error_before_any_call(tmp_path: Path, url: str, message: str) -> None:
+    with pytest.raises(GateError) as info:
+        run_jobs(jobs_of("c1"), agent(adapter="http", url=url), root=tmp_path, progress=False)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("adapter", ["http", "openai"])
+def test_a_url_without_a_scheme_is_refused_by_the_config(tmp_path: Path, adapter: str) -> None:
+    (tmp_path / "gate.yaml").write_text(f"agent:\n  adapter: {adapter}\n  url: 127.0.0.1:8000/run\n",
+                                        encoding="utf-8")
+    with pytest.raises(GateError) as info:
+        load_config(tmp_path / "gate.yaml")
+    assert str(info.value) == f"{tmp_path / 'gate.yaml'}:3: agent.url: url must start with http:// or https://"
+    assert agent(adapter=adapter, url="HTTPS://example.com/v1").url == "HTTPS://example.com/v1"
+    assert agent(adapter="command", command=["a"], url="not used").url == "not used"
 
 
 def test_huge_body_is_capped(tmp_path: Path) -> None:

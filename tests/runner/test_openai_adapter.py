@@ -117,6 +117,15 @@ def test_each_request_is_retried_and_the_key_never_printed(
                             " (is $GATE_TEST_KEY set and valid?)")
 
 
+def test_each_chat_request_is_bounded_as_a_whole(skills: Path) -> None:
+    # a byte every 0.1 s never trips a per-read timeout of 0.5 s; the whole answer would take 10 s
+    body = json.dumps(_completion({"content": "x" * 100})).encode()
+    with serve(lambda seen, i: Reply(raw=body, drip_s=0.1)) as server:
+        (record,) = run_jobs(jobs_of("c1"), _openai(server.url, timeout_s=0.5, retries=0),
+                             root=skills, progress=False).trajectories
+    assert record.error == f"timed out after 0.5 s at {server.url}/chat/completions"
+
+
 def test_a_missing_skill_file_is_a_gate_error_before_any_call(skills: Path) -> None:
     with serve(chat_server) as server, pytest.raises(GateError) as info:
         run_jobs(jobs_of("c1", groups=("A", "B"), skills=("dining", "packing")), _openai(server.url),

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,7 +11,7 @@ import pytest
 from gate.errors import GateError
 from gate.runner import run_jobs
 
-from .conftest import Sleeps, agent, jobs_of
+from .conftest import HERE, Sleeps, agent, jobs_of
 
 SYNC_AGENT = """
 import threading
@@ -68,6 +70,44 @@ def test_async_timeout(tmp_path: Path, agent_module: Callable[[str], str]) -> No
     (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run", timeout_s=0.2, retries=0),
                          root=tmp_path, progress=False).trajectories
     assert record.error == "timed out after 0.2 s"
+
+
+HANGING_AGENT = """
+import threading
+release = threading.Event()
+def run(request):
+    if request["case_id"].startswith("hang"):
+        release.wait(30)  # a call that never answers in time
+    return {"final_answer": "quick " + request["case_id"]}
+"""
+
+
+def test_a_hung_sync_call_does_not_hold_up_the_next(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module(HANGING_AGENT)
+    config = agent(adapter="python", function=f"{name}:run", timeout_s=0.3, retries=0, concurrency=1)
+    try:
+        # one slot: "quick-1" starts only after "hang-1" has timed out, its thread still stuck
+        hung, quick = run_jobs(jobs_of("hang-1", "quick-1"), config, root=tmp_path, progress=False).trajectories
+    finally:
+        sys.modules[name].release.set()
+    assert hung.error == "timed out after 0.3 s"
+    assert quick.error is None and quick.final_answer == "quick quick-1"
+
+
+def test_a_hung_sync_call_does_not_delay_exit(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module("import time\ndef run(request):\n    time.sleep(30)\n")
+    script = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(HERE.parent.parent)!r})\n"
+        "from pathlib import Path\n"
+        "from gate.runner import run_jobs\n"
+        "from tests.runner.conftest import agent, jobs_of\n"
+        f"config = agent(adapter='python', function='{name}:run', timeout_s=0.3, retries=0)\n"
+        f"outcome = run_jobs(jobs_of('c1'), config, root=Path({str(tmp_path)!r}), progress=False)\n"
+        "print(outcome.trajectories[0].error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=10)
+    assert (done.returncode, done.stdout) == (0, "timed out after 0.3 s\n"), done.stderr
 
 
 def test_a_non_dict_result_is_an_agent_error(tmp_path: Path, agent_module: Callable[[str], str]) -> None:

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from gate.cli import main
 
-from .conftest import FAKE_AGENT, make_case
+from .conftest import FAKE_AGENT, make_case, wait_until_ended
 
 
 def _write_case(directory: Path, case_id: str, tags: list[str], context: dict[str, Any] | None = None) -> None:
@@ -96,7 +96,8 @@ def test_run_with_no_selected_case_exits_2(tmp_path: Path) -> None:
     assert result.stderr == f"gate: error: {tmp_path / 'cases'}: no case selected (tags: golden; ids: 0 given)\n"
 
 
-def test_ctrl_c_writes_what_finished_and_exits_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stop_signal_writes_what_finished_and_exits_130(tmp_path: Path, signum: signal.Signals) -> None:
     config = _project(tmp_path, ["ok-1", "ok-2"], concurrency=1)
     marker = tmp_path / "slow-started"
     _write_case(tmp_path / "cases", "slow-1", ["golden"], context={"marker": str(marker)})
@@ -105,13 +106,14 @@ def test_ctrl_c_writes_what_finished_and_exits_130(tmp_path: Path) -> None:
     gate = subprocess.Popen([sys.executable, "-m", "gate", "run", "--config", str(config), "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 60
-    while not marker.exists():  # wait until the slow agent runs (the ok-* jobs sort before it)
+    while not marker.exists() or not marker.read_text():  # wait until the slow agent runs (ok-* sort before it)
         assert gate.poll() is None and time.monotonic() < deadline, gate.communicate()
         time.sleep(0.02)
-    gate.send_signal(signal.SIGINT)
+    gate.send_signal(signum)
     stdout, stderr = gate.communicate(timeout=30)
     assert gate.returncode == 130, stderr
     # the ok-* jobs finished; slow-1 A was stopped mid-call, slow-1 B never started
     assert stdout == f"interrupted: 4 trajectories (ok 4 · err 0 · cached 0) from 5 agent calls → {out}\n"
     assert [(r["case_id"], r["group"]) for r in _records(out)] == [
         ("ok-1", "A"), ("ok-1", "B"), ("ok-2", "A"), ("ok-2", "B")]
+    assert wait_until_ended(int(marker.read_text())), "the agent outlived gate"
