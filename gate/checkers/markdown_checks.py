@@ -55,12 +55,10 @@ class NoListParams(Params):
 
 @checker("markdown:no_list", NoListParams, "no Markdown list, and none made by hand (numbered lines such as 1、, bullets such as •)")
 def markdown_no_list(subject: Subject, params: NoListParams) -> Outcome:
-    lists = subject.markdown.lists()
-    if lists:
-        first = lists[0]
-        return Outcome.failed(
-            f"Markdown list at line {first.line}: '{quote(first.items[0].head)}'", (f"line {first.line}",)
-        )
+    # Every list the parser sees, wherever it is (a quoted "> - …" too), not only top-level ones.
+    marked = next((f for f in subject.markdown.formatting() if f.kind == "list"), None)
+    if marked is not None:
+        return Outcome.failed(f"Markdown list at line {marked.line}: '{quote(marked.snippet)}'", (f"line {marked.line}",))
     if subject.items.hand_lists:
         line, kind = subject.items.hand_lists[0]
         what = "numbered lines" if kind == "numbered" else "bullet symbols"

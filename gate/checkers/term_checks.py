@@ -12,6 +12,7 @@ from gate.errors import did_you_mean
 from gate.subject import Subject
 from gate.text import terms as term_text
 from gate.text.aliases import ALIAS_GROUPS
+from gate.text.names import called
 from gate.verdict import Outcome
 
 Scope = Literal["answer", "items", "item_names"]
@@ -58,16 +59,21 @@ class TermsParams(Params):
 def _texts(subject: Subject, scope: Scope) -> list[tuple[str, str]]:
     if scope == "answer":
         return [("answer", subject.answer)]
-    attribute = "name" if scope == "item_names" else "text"
-    return [(f"item '{item.name}'", getattr(item, attribute)) for item in subject.items.items]
+    if scope == "item_names":
+        return [(f"item '{item.name}'", called(item.name, item.description)) for item in subject.items.items]
+    return [(f"item '{item.name}'", item.text) for item in subject.items.items]
 
 
-# An item that says what it is not ("非游戏本", "不是苹果") restates the filter; it is no violation.
-_NEGATION_BEFORE_RE = re.compile(r"(?:非|不是|并非|不属于|不算|排除了?|不含|不选|避开)\s*$")
+# An item that says what it is not ("非游戏本", "不是苹果") restates the filter, and one that
+# measures itself against a brand ("做工媲美 MacBook Air", "不输入门游戏本") does not recommend it.
+_EXCUSED_BEFORE_RE = re.compile(
+    r"(?:(?:非|不是|并非|不属于|不算|排除了?|不含|不选|避开)\s*"
+    r"|(?:媲美|对标|不输于?|类似于?|接近|相比于?|堪比|(?<!价)比(?!较|例))[^，。；！？,.;!?\n]{0,4})$"
+)
 
 
-def _restates_filter(text: str, hit: term_text.Hit) -> bool:
-    return _NEGATION_BEFORE_RE.search(term_text.fold(text)[: hit.start]) is not None
+def _excused(text: str, hit: term_text.Hit) -> bool:
+    return _EXCUSED_BEFORE_RE.search(term_text.fold(text)[: hit.start]) is not None
 
 
 @checker("terms:forbidden", TermsParams, "none of the terms or their aliases appear (in the answer or in the items)")
@@ -81,7 +87,7 @@ def terms_forbidden(subject: Subject, params: TermsParams) -> Outcome:
         (where, hit)
         for where, text in _texts(subject, params.scope)
         for hit in term_text.find(text, wanted)
-        if params.scope == "answer" or not _restates_filter(text, hit)
+        if params.scope == "answer" or not _excused(text, hit)
     ]
     if hits:
         shown = "; ".join(f"'{hit.matched}' ({hit.term}) in {where}" for where, hit in hits[:4])

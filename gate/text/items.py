@@ -1,26 +1,30 @@
 """The recommended items of an answer: entries of its main list, table, JSON array or numbering.
 
-Candidates are the top-level Markdown lists (an ordered list interrupted by prose is merged back),
-the data rows of each table, the elements of a JSON array (the whole answer, or a ```json block),
-and runs of hand-written entries (see :mod:`gate.text.runs`): numbered lines or headings ("1."
-without a space, "1、", "一、", "第一家", "1️⃣"), bold-led paragraphs, bullet glyphs, same-level
-headings. Lists inside an item's section are its sub-points, not candidates; lists under section
-labels ("一、推荐餐厅") or group labels ("### 海鲜") are. A list led by "注意事项" / "小贴士" holds notes
-and loses to any other candidate. Otherwise the largest candidate wins, the earlier on a tie.
+Candidates are the top-level Markdown lists (quoted ones too; an ordered list interrupted by prose
+is merged back), the data rows of each table (its columns when it is transposed: "| 参数 | Bose |
+AirPods |"), the elements of a JSON array (the whole answer, or a ```json block), and runs of
+hand-written entries (see :mod:`gate.text.runs`): numbered lines or headings ("1." without a space,
+"1、", "一、", "第一家", "1️⃣"), bold-led paragraphs, bullet glyphs, same-level headings. Lists inside
+an item's section are its sub-points, not candidates; lists under section labels ("一、推荐餐厅") or
+group labels ("### 海鲜" "### 1. 乌布区域") are, merged when they list distinct named entries. A
+candidate led by a notes label ("注意事项：" "选购建议：" "### 怎么选？" "以下几款已排除：") holds
+notes and loses to any other. Otherwise the largest candidate wins, the earlier on a tie (a list
+before a transposed table), unless it is a list of unnamed clauses after a list of named entries.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gate.text.jsonanswer import main_array, parse_answer
 from gate.text.markdown import Block, ListBlock, MarkdownDoc
-from gate.text.names import split_name
+from gate.text.names import named, split_name
 from gate.text.prices import Price, find_prices
-from gate.text.runs import Run, Unit, find_runs, role, strip_marker, units
+from gate.text.runs import Run, Unit, attribute, find_runs, grouped_lists, notes_label, role, strip_marker, units
+from gate.text.terms import fold
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,8 @@ class Item:
     line: int = 0
     prices: tuple[Price, ...] = ()
     priced_by_column: bool = False
+    named: bool = True
+    """False when no name is marked (bold lead, "name：description", a name column or key)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,8 @@ class ItemList:
     hand_lists: tuple[tuple[int, str], ...] = ()
     """(line, numbered | bullets) where numbered lines ("1、") or bullet glyphs ("•") form a list
     without Markdown syntax."""
+    by_columns: bool = False
+    """A transposed table ("| 参数 | Bose | AirPods |"): its columns are the items."""
 
     def __len__(self) -> int:
         return len(self.items)
@@ -66,12 +74,46 @@ _RANK_CELL = re.compile(r"^\s*(?:#?\s*\d{1,2}|第\s*\S{1,3}\s*[名位]?|no\.?\s*
                         re.IGNORECASE)
 
 
+# Headers of a column that names the items ("| 对象 | 礼物 | 价格 |": the gift, not the recipient).
+_NAME_HEADERS = re.compile(
+    r"礼物|礼品|名称|名字|型号|机型|产品|商品|品牌|餐厅|店名|饭店|酒店|民宿|景点|景区|地点|目的地|城市|营地|"
+    r"书名|书籍|图书|电影|片名|菜品|菜名|^(?:name|product|model|restaurant|hotel|spot|place|city|book|title)$",
+    re.IGNORECASE,
+)
+# Headers that name an attribute; a table with them after its first column has its items in rows.
+_OTHER_ATTRIBUTE_HEADERS = re.compile(r"费用|金额|花费|备注|类型|类别|评分|地址|数量|时间|时长|日期|天数|对象", re.IGNORECASE)
+# A first header cell that makes the columns the items: "| 参数 | Bose QC Ultra | AirPods Pro 2 |".
+_TRANSPOSED_HEADER = re.compile(r"^(?:参数|配置|对比项?|项目|规格|指标|维度|属性|特性|parameters?|specs?)$",
+                                re.IGNORECASE)
+
+
 def _name_column(header: list[str], rows: list[list[str]]) -> int:
-    """The column naming each row: the first, unless it only ranks them (排名 1, 2, 3)."""
+    """The column naming each row: one headed 礼物 / 名称 / 餐厅 …, else the first, unless it only
+    ranks them (排名 1, 2, 3)."""
+    by_header = [i for i, h in enumerate(header) if _NAME_HEADERS.search(h) and not _PRICE_HEADERS.search(h)]
+    if by_header:
+        return by_header[0]
     ranks = [row[0] for row in rows if row]
     if len(header) > 1 and ranks and all(_RANK_CELL.match(cell) for cell in ranks):
         return 1
     return 0
+
+
+def _attribute_header(cell: str) -> bool:
+    return any(pattern.search(cell) for pattern in (_NAME_HEADERS, _PRICE_HEADERS, _DESCRIPTION_HEADERS,
+                                                     _OTHER_ATTRIBUTE_HEADERS)) or attribute(cell)
+
+
+def _transposed(header: list[str], names: set[str]) -> bool:
+    """True when the table's columns are the items and its rows their attributes: its first
+    header is 参数 / 对比项 …, or its other headers name items listed elsewhere in the answer."""
+    columns = [fold(h.strip()) for h in header[1:] if h.strip()]
+    if len(columns) < 2 or any(_attribute_header(h) for h in header[1:]):
+        return False  # "| 项目 | 费用 | 备注 |" has its items in rows
+    if _TRANSPOSED_HEADER.match(header[0].strip()):
+        return True
+    known = [c for c in columns if any(len(name) > 1 and (c in name or name in c) for name in names)]
+    return 2 * len(known) >= len(columns)
 
 
 def _leading_bold(block: Block) -> str | None:
@@ -84,26 +126,28 @@ def _item(head: str, text: str, line: int, bold: str | None = None) -> Item:
     body = text.split("\n", 1)[1] if "\n" in text else ""
     description = "\n".join(part for part in (first_rest, body.strip()) if part)
     return Item(name=name, description=description, text=text, line=line,
-                prices=tuple(find_prices(text)))
+                prices=tuple(find_prices(text)), named=named(head, bold) is not None)
 
 
 def _from_list_items(blocks: list[Block]) -> list[Item]:
     return [_item(b.head.split("\n", 1)[0], b.text, b.line, _leading_bold(b)) for b in blocks]
 
 
-def _from_table(table: Block) -> list[Item]:
+def _from_table(table: Block, names: set[str]) -> ItemList:
     header, rows = table.cells[0], table.cells[1:]
-    named = _name_column(header, rows)
-    described = [i for i, h in enumerate(header) if i > named and _DESCRIPTION_HEADERS.search(h)]
-    priced = [i for i, h in enumerate(header) if i != named and _PRICE_HEADERS.search(h)]
+    if _transposed(header, names):
+        return ItemList("table", tuple(_from_columns(table)), table.line, by_columns=True)
+    naming = _name_column(header, rows)
+    described = [i for i, h in enumerate(header) if i > naming and _DESCRIPTION_HEADERS.search(h)]
+    priced = [i for i, h in enumerate(header) if i != naming and _PRICE_HEADERS.search(h)]
     items = []
     for offset, row in enumerate(rows):
-        name = strip_marker(row[named]) if named < len(row) else ""
+        name = strip_marker(row[naming]) if naming < len(row) else ""
         if described:
             description = " ".join(row[i] for i in described if i < len(row))
         else:
-            description = " ".join(
-                cell for i, cell in enumerate(row) if i > named and i not in priced
+            description = " ".join(  # every other cell but a rank ("1" "第一")
+                cell for i, cell in enumerate(row) if i != naming and i not in priced and not _RANK_CELL.match(cell)
             )
         prices: list[Price] = []
         for i in priced:
@@ -114,6 +158,22 @@ def _from_table(table: Block) -> list[Item]:
         items.append(Item(name=name, description=description, text=" | ".join(row),
                           line=table.line + 2 + offset, prices=tuple(prices),
                           priced_by_column=bool(priced)))
+    return ItemList("table", tuple(items), table.line)
+
+
+def _from_columns(table: Block) -> list[Item]:
+    """A transposed table's items: each column after the first, its rows read as "attribute：value"."""
+    header, rows = table.cells[0], table.cells[1:]
+    items = []
+    for column in range(1, len(header)):
+        cells = [(row[0], row[column]) for row in rows if len(row) > column]
+        description = "；".join(f"{label}：{value}" for label, value in cells)
+        prices: list[Price] = []
+        for label, value in cells:
+            prices.extend(find_prices(value, bare_number_is_price=_PRICE_HEADERS.search(label) is not None))
+        items.append(Item(name=strip_marker(header[column]), description=description,
+                          text=f"{header[column]} | {description}", line=table.line, prices=tuple(prices),
+                          priced_by_column=any(_PRICE_HEADERS.search(label) for label, _ in cells)))
     return items
 
 
@@ -153,17 +213,16 @@ def _from_run(run: Run) -> list[Item]:
 
 
 _RUN_SOURCES = {"numbered": "numbered", "bold": "bold", "bullets": "bullets", "headings": "headings"}
-# A list led by "注意事项：" or "小贴士" holds notes, not the recommended items.
-_NOTES_LEAD_RE = re.compile(r"注意|提示|贴士|须知|备注|提醒|温馨|\b(?:tips?|notes?|reminders?)\b", re.IGNORECASE)
 
 
 def _notes(all_units: list[Unit], line: int) -> bool:
+    """True when the candidate at ``line`` is led by a notes label ("选购建议：" "### 怎么选？")."""
     lead: list[Unit] = []  # the text right before the candidate, back to the previous block
     for unit in reversed([u for u in all_units if u.line < line]):
         if unit.kind not in ("line", "heading") or len(lead) == 2:
             break
         lead.append(unit)
-    return any(len(u.text) <= 30 and _NOTES_LEAD_RE.search(u.text) for u in lead)
+    return any(notes_label(u.text) for u in lead)
 
 
 def _fenced_arrays(doc: MarkdownDoc) -> list[ItemList]:
@@ -189,8 +248,7 @@ def _from_runs(runs: list[Run], lists: list[ListBlock]) -> tuple[list[tuple[Item
     for run in runs:
         run_role = role(run, lists, runs)
         if run_role == "categories":
-            grouped = [b for b in lists if run.owner(b.line) and b.line > run.line]
-            found.append((_list_candidate(grouped), run))
+            found.append((_list_candidate(grouped_lists(run, lists)), run))
         elif run_role in ("items", "open"):
             found.append((ItemList(_RUN_SOURCES[run.kind], tuple(_from_run(run)), run.line), run))
         if run_role in ("items", "categories"):
@@ -207,11 +265,36 @@ def _candidates(doc: MarkdownDoc, runs: list[Run]) -> list[ItemList]:
 
     candidates = [c for c, source in found if not inside(c.line, source)]
     candidates += [_list_candidate([b]) for b in lists if not inside(b.line)]
-    candidates += [
-        ItemList("table", tuple(_from_table(t)), t.line)
-        for t in doc.tables() if len(t.cells) > 1 and not inside(t.line)
-    ]
-    return candidates + _fenced_arrays(doc)
+    candidates += _fenced_arrays(doc)
+    names = {fold(item.name) for c in candidates for item in c.items}
+    tables = [_from_table(t, names) for t in doc.tables() if len(t.cells) > 1 and not inside(t.line)]
+    return sorted((_without_trailing_notes(c) for c in candidates + tables), key=lambda c: c.line)
+
+
+def _without_trailing_notes(candidate: ItemList) -> ItemList:
+    """A last entry named like a notes label ("**选购建议**：看预算") closes the list; it is no item."""
+    items = list(candidate.items)
+    while len(items) > 1 and items[-1].named and notes_label(items[-1].name):
+        items.pop()
+    return replace(candidate, items=tuple(items)) if len(items) < len(candidate.items) else candidate
+
+
+def _named_entries(candidate: ItemList) -> bool:
+    """Every entry named, and not all by attributes ("**预算**：3000" "**用途**：通勤")."""
+    items = candidate.items
+    return all(item.named for item in items) and not all(attribute(item.name) for item in items)
+
+
+def _main(candidates: list[ItemList]) -> ItemList:
+    """The largest candidate (the earlier on a tie, a list before a transposed table), unless it
+    is a later list of unnamed clauses ("经常坐飞机选 Bose") after a list of named entries
+    ("**Bose QC Ultra**：……"): then the named list."""
+    best = max(candidates, key=lambda c: (len(c.items), not c.by_columns, -c.line))
+    if best.source in ("list", "bullets") and not any(item.named for item in best.items):
+        earlier = [c for c in candidates if c.line < best.line and len(c.items) >= 2 and _named_entries(c)]
+        if earlier:
+            return max(earlier, key=lambda c: (len(c.items), -c.line))
+    return best
 
 
 def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
@@ -230,6 +313,6 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     main = [c for c in candidates if c.items and not _notes(all_units, c.line)] or candidates
     if not main:
         return ItemList("none", (), hand_lists=hand)
-    best = max(main, key=lambda c: (len(c.items), -c.line))
+    best = _main(main)
     others = tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in candidates if c is not best)
-    return ItemList(best.source, best.items, best.line, others, hand)
+    return ItemList(best.source, best.items, best.line, others, hand, best.by_columns)

@@ -140,6 +140,8 @@ class MarkdownDoc:
         self.text = text
         self.root = SyntaxTreeNode(_parser().parse(text))
         self.blocks: list[Block] = [self._block(node) for node in self.root.children]
+        self.flow: list[Block] = [self._block(node) for node in _unquoted(self.root.children)]
+        """The top-level blocks with block quotes opened: a list quoted with "> " is still a list."""
 
     def _block(self, node: SyntaxTreeNode) -> Block:
         start, end = _lines(node)
@@ -163,13 +165,14 @@ class MarkdownDoc:
         return block
 
     def lists(self) -> list[ListBlock]:
-        """Top-level lists. An ordered list broken by prose or by mis-indented sub-points and then
-        numbered on is merged back; what broke it belongs to the item before the break."""
+        """Top-level lists (quoted ones included). An ordered list broken by prose or by
+        mis-indented sub-points and then numbered on is merged back; what broke it belongs to the
+        item before the break. Bullets right under a numbered item, not indented, are its sub-points."""
         merged: list[ListBlock] = []
         since: list[Block] = []  # blocks after the last ordered list
         last_ordered: ListBlock | None = None
         sub_bullets = False  # the numbered items' sub-points were written as separate bullet lists
-        for block in self.blocks:
+        for block in self.flow:
             if block.kind != "list" or block.node is None:
                 if block.kind == "heading":
                     last_ordered = None
@@ -179,6 +182,12 @@ class MarkdownDoc:
             ordered = node.type == "ordered_list"
             start = int(node.attrs.get("start", 1)) if ordered else 1
             items = [self._list_item(child) for child in node.children]
+            if not ordered and last_ordered is not None and not since and not self._after_blank(block.line):
+                tail = last_ordered.items[-1]
+                tail.text = f"{tail.text}\n{block.text}"
+                tail.end_line = last_ordered.end_line = block.end_line
+                sub_bullets = True
+                continue
             if (
                 ordered
                 and last_ordered is not None
@@ -207,6 +216,11 @@ class MarkdownDoc:
             tail.text = f"{tail.text}\n{since[0].text}"
             merged = [m for m in merged if m.line != since[0].line]
         return merged
+
+    def _after_blank(self, line: int) -> bool:
+        """True when source ``line`` follows a blank line (or starts the text)."""
+        lines = self.text.splitlines()
+        return line < 2 or line - 2 >= len(lines) or not unquote(lines[line - 2]).strip()
 
     def _list_item(self, node: SyntaxTreeNode) -> Block:
         start, end = _lines(node)
@@ -274,6 +288,21 @@ class MarkdownDoc:
                 found.append(Formatting(kind, line, _snippet(self.text, line)))
             elif child.children:
                 self._collect_inline(child, found, line)
+
+
+_QUOTE_RE = re.compile(r"^\s*(?:>\s?)+")
+
+
+def unquote(line: str) -> str:
+    """A source line without its block-quote marks ("> ")."""
+    return _QUOTE_RE.sub("", line)
+
+
+def _unquoted(nodes: list[SyntaxTreeNode]) -> list[SyntaxTreeNode]:
+    found: list[SyntaxTreeNode] = []
+    for node in nodes:
+        found += _unquoted(node.children) if node.type == "blockquote" else [node]
+    return found
 
 
 def _snippet(text: str, line: int) -> str:

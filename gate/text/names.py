@@ -2,24 +2,43 @@
 
 from __future__ import annotations
 
+import re
+
 from gate.text.terms import fold
+from gate.text.units import count
 
 SEPARATORS = ("：", ":", " - ", " — ", "——", " – ", "—", "｜", "|")
 _WEAK_SEPARATORS = ("，", ",", "（", "(")
 _NAME_MAX_CHARS = 30
+# Before a weak separator only a short name is a name: "塔公草原位于四川甘孜州康定市，海拔……" is a
+# sentence, all of it description.
+_WEAK_NAME_MAX = 12  # ideographs, a Latin word counting one ("Bose QC Ultra 耳塞" is 5)
+_SENTENCE_RE = re.compile(r"是|位于|有|在")
+
+
+def _first(head: str, separators: tuple[str, ...]) -> tuple[int, str] | None:
+    positions = [(head.find(sep), sep) for sep in separators if head.find(sep) > 0]
+    return min(positions) if positions else None
 
 
 def split_name(head: str, bold: str | None = None) -> tuple[str, str]:
-    """Name and description of an item's first line: bold lead, else text before a separator."""
+    """Name and description of an item's first line: bold lead, else text before a separator
+    ("：" " - "), else a short name before "，" or "（"; a sentence is all description."""
     head = head.strip()
     if bold and head.startswith(bold):
         rest = head[len(bold) :].lstrip(" ：:-—–|｜，,")
         return bold.strip(), rest.strip()
-    for separators in (SEPARATORS, _WEAK_SEPARATORS):
-        positions = [(head.find(sep), sep) for sep in separators if head.find(sep) > 0]
-        if positions:
-            index, sep = min(positions)
-            return head[:index].strip(), head[index + len(sep) :].strip()
+    found = _first(head, SEPARATORS)
+    if found:
+        index, sep = found
+        return head[:index].strip(), head[index + len(sep) :].strip()
+    found = _first(head, _WEAK_SEPARATORS)
+    if found:
+        index, sep = found
+        name = head[:index].strip()
+        if count(name, "mixed") <= _WEAK_NAME_MAX and not _SENTENCE_RE.search(name):
+            return name, head[index + len(sep) :].strip()
+        return name, head
     return head, ""
 
 
@@ -36,3 +55,20 @@ def named(head: str, bold: str | None = None) -> str | None:
     if rest and 0 < len(name) <= _NAME_MAX_CHARS and any(sep in head for sep in SEPARATORS):
         return fold(name)
     return None
+
+
+# A name slot that says who or what the item is for, not what it is: "给爸爸" "送长辈" "商务之选".
+_SCENE_LABEL_RE = re.compile(
+    r"^(?:给|送给?|献给|推荐给|适合)\S{1,8}$|^\S{1,8}(?:之选|首选|优选|专属|必备)$"
+    r"|^(?:爸爸|妈妈|父母|长辈|老人|爷爷|奶奶|外公|外婆|老公|老婆|男友|女友|男朋友|女朋友|孩子|同事|领导|老师|朋友|闺蜜|客户)$"
+)
+_CLAUSE_END_RE = re.compile(r"[，,。；;！!？?（(\n]")
+
+
+def called(name: str, description: str) -> str:
+    """What an item is called: its name, and when the name only labels a recipient or a scene
+    ("**给爸爸**：天梭力洛克机械手表，约 980 元") also the first clause of its description."""
+    if not _SCENE_LABEL_RE.search(name.strip()):
+        return name
+    first = _CLAUSE_END_RE.split(description.strip(), maxsplit=1)[0].strip()
+    return f"{name} {first}".strip()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gate.text.markdown import ListBlock, MarkdownDoc
+from gate.text.markdown import ListBlock, MarkdownDoc, unquote
 from gate.text.names import named
 from gate.text.numerals import to_int
 
@@ -30,13 +30,33 @@ _MARKER_RE = re.compile(
 )
 _BULLET_RE = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·]\s*(?=\S)")
 _BOLD_LEAD_RE = re.compile(r"^\s*(\*\*|__)(?P<bold>\S.*?)\1")
+# Words that label notes, advice, a summary, exclusions or where to buy: not the items.
+_NOTES = (r"注意|提示|贴士|须知|备注|提醒|温馨|建议|总结|小结|怎么选择?|如何选择?|选购|渠道|排除|购买|"
+          r"\b(?:tips?|notes?|reminders?|summary|advice)\b")
+# A notes label ends with the word ("选购建议" "购买渠道" "以下几款因超出预算已排除" "注意事项").
+_NOTES_LABEL_RE = re.compile(rf"(?:{_NOTES})(?:事项|须知|指南|参考|汇总|一览)?(?:如下|一下|一点|几点)?$", re.IGNORECASE)
+_NOTES_LABEL_MAX_CHARS = 16
 # Heads that name a part of the answer rather than an item ("推荐餐厅", "注意事项", "总结").
-_SECTION_LABEL_RE = re.compile(
-    r"推荐|注意|提示|贴士|须知|总结|小结|概览|概述|建议|备注|结语|其他|说明|附录|"
-    r"\b(?:tips?|notes?|summary|overview|recommendations?|conclusion)\b",
+_SECTION_LABEL_RE = re.compile(rf"{_NOTES}|推荐|概览|概述|结语|其他|说明|附录|"
+                               r"\b(?:overview|recommendations?|conclusion)\b", re.IGNORECASE)
+_LABEL_MAX_CHARS = 8
+# Section labels whose lists hold no items either (a "categories" run leaves them out).
+_ASIDE_RE = re.compile(r"概览|概述|结语|其他|说明|附录", re.IGNORECASE)
+_DAY_RE = re.compile(r"^\s*(?:第\s*[一二三四五六七八九十\d]{1,3}\s*天|day\s*\d{1,2}|d\d{1,2}\b)", re.IGNORECASE)
+# Sub-point names that are an item's attributes, not items of their own.
+_ATTRIBUTE_RE = re.compile(
+    r"^(?:优点|缺点|亮点|不足|特点|特色|理由|推荐理由|适合|适合人群|推荐菜|招牌菜?|必点|地址|位置|交通|门票|"
+    r"评分|口碑|环境|服务|口味|续航|重量|尺寸|屏幕|处理器|配置|参数|音质|降噪|佩戴|电池|颜色|时长|建议|"
+    r"预算|用途|场景|需求|人数|天数|出发地|第.{1,3}天|day\s*\d{1,2}|d\d{1,2})$|价|人均|时间",
     re.IGNORECASE,
 )
-_LABEL_MAX_CHARS = 8
+# A line that speaks of all the items, closing the list ("以上三家……" "希望对你有帮助").
+_CLOSING_RE = re.compile(r"^\s*(?:以上|上述|上面|这[几些两三四五六七八九十]|总之|总的来说|综上|总体来说|希望|祝|如需|如有|需要我|欢迎)")
+
+
+def attribute(name: str) -> bool:
+    """True when a sub-point's name is an attribute of an item ("价格" "优点" "预算"), not an item."""
+    return _ATTRIBUTE_RE.search(name.strip()) is not None
 
 
 def marker(line: str) -> tuple[str, int] | None:
@@ -68,6 +88,18 @@ def strip_marker(line: str) -> str:
     return line[match.end() :].strip() if match else line.strip()
 
 
+def notes_label(text: str) -> bool:
+    """True when ``text`` labels notes, advice or a summary ("注意事项：" "### 怎么选？" "选购建议"),
+    not when it only mentions one ("推荐 3 款，下单前请注意核对型号：")."""
+    label = re.split(r"[：:？?]", strip_marker(text), maxsplit=1)[0]
+    if re.search(r"[，,。；;]", label):
+        return False  # a sentence, not a label
+    label = re.sub(r"[^\w\s]", "", label).strip()  # emoji, brackets: 【注意事项】 💡小贴士
+    if label.startswith("我"):
+        return False  # "我建议：" speaks the recommendation itself
+    return len(label) <= _NOTES_LABEL_MAX_CHARS and _NOTES_LABEL_RE.search(label) is not None
+
+
 @dataclass
 class Unit:
     """One line of a paragraph, one heading, or one other top-level block (list, table, rule …)."""
@@ -79,6 +111,7 @@ class Unit:
     level: int = 0
     block_kind: str = ""
     end: int = 0  # last source line of a block unit
+    block: int = 0  # index of the block (paragraph …) it comes from
 
 
 @dataclass
@@ -122,21 +155,22 @@ class Run:
 
 
 def units(doc: MarkdownDoc) -> list[Unit]:
-    """The document as a flat sequence of units, in order."""
-    raw_lines = doc.text.splitlines()
+    """The document as a flat sequence of units, in order (block quotes opened)."""
+    raw_lines = [unquote(line) for line in doc.text.splitlines()]
     found: list[Unit] = []
-    for block in doc.blocks:
+    for index, block in enumerate(doc.flow):
         if block.kind == "paragraph":
             for offset, text in enumerate(block.text.split("\n")):
                 number = block.line + offset
                 raw = raw_lines[number - 1] if 0 < number <= len(raw_lines) else text
-                found.append(Unit("line", text, raw, number))
+                found.append(Unit("line", text, raw, number, block=index))
         elif block.kind == "heading":
             raw = raw_lines[block.line - 1] if 0 < block.line <= len(raw_lines) else block.text
-            found.append(Unit("heading", block.text, raw, block.line, block.level))
+            found.append(Unit("heading", block.text, raw, block.line, block.level, block=index))
         else:
             kind = "rule" if block.kind == "rule" else "block"
-            found.append(Unit(kind, block.text, "", block.line, block_kind=block.kind, end=block.end_line))
+            found.append(Unit(kind, block.text, "", block.line, block_kind=block.kind, end=block.end_line,
+                              block=index))
     return found
 
 
@@ -153,18 +187,35 @@ def _ends_body(entry: Entry, unit: Unit) -> bool:
     return unit.kind == "heading" and (entry.level == 0 or unit.level <= entry.level)
 
 
+def _closing(unit: Unit, before: Unit | None) -> bool:
+    """A line that speaks of all the items ("以上三家都在三亚湾附近"), or a paragraph of notes
+    after them ("**选购提示**：……" "最后提醒一点：……"): the end of the last item."""
+    if unit.kind != "line":
+        return False
+    starts_paragraph = before is None or before.block != unit.block
+    return _CLOSING_RE.match(unit.text) is not None or (starts_paragraph and notes_label(unit.text))
+
+
 def _attach_bodies(run: Run, all_units: list[Unit], stop: int) -> None:
-    """Give each entry the units up to the next entry; the last one no more than its siblings took."""
+    """Give each entry the units up to the next entry, then take a closing remark off the last."""
     for index, entry in enumerate(run.entries):
         end = run.entries[index + 1].unit if index + 1 < len(run.entries) else stop
         for unit in all_units[entry.unit + 1 : end]:
             if _ends_body(entry, unit):
                 break
             entry.body.append(unit)
-    if len(run.entries) > 1:
-        # A closing remark after the last item ("以上就是……") is not part of that item.
-        most = max(len(e.body) for e in run.entries[:-1])
-        del run.entries[-1].body[most:]
+    last = run.entries[-1]
+    closing = next((i for i, u in enumerate(last.body) if _closing(u, last.body[i - 1] if i else None)), None)
+    if closing is not None:
+        del last.body[closing:]
+    if last.level or len(run.entries) < 2:
+        return  # a heading's section runs to the next heading
+    # A line entry's own paragraph is its text; after a blank line it takes no more than its
+    # siblings took, so prose after the list ("以上就是……") does not join the last item.
+    head_block = all_units[last.unit].block
+    own = next((i for i, u in enumerate(last.body) if u.kind != "line" or u.block != head_block), len(last.body))
+    most = max(len(e.body) for e in run.entries[:-1])
+    del last.body[max(own, most) :]
 
 
 def _entry(index: int, unit: Unit, number: int) -> Entry:
@@ -258,43 +309,67 @@ def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run
     return sorted(kept, key=lambda r: r.line)
 
 
+def _aside(entry: Entry) -> bool:
+    """A section of notes, advice or an overview, whose list holds no items."""
+    head = entry.bold or entry.head
+    return notes_label(head) or (_is_label(entry) and _ASIDE_RE.search(head) is not None)
+
+
 def _owned(run: Run, lists: list[ListBlock]) -> dict[int, list[ListBlock]]:
-    """The lists inside each entry's section, by entry line."""
+    """The lists inside each entry's section, by entry line (sections of notes left out)."""
     owned: dict[int, list[ListBlock]] = {}
     for block in lists:
         entry = run.owner(block.line)
-        if entry is not None and block.line > entry.line:
+        if entry is not None and block.line > entry.line and not _aside(entry):
             owned.setdefault(entry.line, []).append(block)
     return owned
+
+
+def grouped_lists(run: Run, lists: list[ListBlock]) -> list[ListBlock]:
+    """The lists of a "categories" run that together hold the items."""
+    return [block for blocks in _owned(run, lists).values() for block in blocks]
+
+
+def _distinct_groups(names: dict[int, list[str | None]]) -> bool:
+    """Two or more sections each listing named entries, no name recurring and none an attribute
+    ("价格" "优点"): the sections group the items (乌布 · 南部海滩 …), not describe one each."""
+    if len(names) < 2 or any(name is None for group in names.values() for name in group):
+        return False
+    sets = [set(group) for group in names.values()]
+    if any(a & b for i, a in enumerate(sets) for b in sets[i + 1 :]):
+        return False
+    return not any(attribute(name) for group in sets for name in group if name)
 
 
 def role(run: Run, lists: list[ListBlock], runs: list[Run]) -> Role:
     """What a run is to the answer's items.
 
     items: its entries are the items and lists in their sections are sub-points · outline: its
-    entries label sections whose lists hold the items · categories: unnumbered group labels
-    ("### 海鲜" "### 烧烤") whose lists together hold the items · open: undecided, so the run and
-    the list in its one section both stand as candidates.
+    entries label sections whose lists hold the items · categories: group labels ("### 海鲜"
+    "### 1. 乌布区域" "### 补充推荐") whose lists of distinct named entries together hold the
+    items · open: undecided, so the run and the list in its one section both stand as candidates.
     """
+    owned = _owned(run, lists)
+    names = {
+        line: [named(item.head.split("\n", 1)[0], item.bold) for b in bs for item in b.items]
+        for line, bs in owned.items()
+        if any(len(b.items) >= 2 for b in bs)
+    }
+    # An itinerary's days ("### 第一天") stay its items, whatever their sections list.
+    grouping = _distinct_groups(names) and not all(_DAY_RE.match(e.head) for e in run.entries)
     if run.outline:
-        return "outline"
+        return "categories" if grouping else "outline"
     if run.lines_only and run.kind in ("numbered", "bullets"):
         return "items"
-    owned = _owned(run, lists)
+    if grouping:
+        return "categories"
     numbered_inside = any(
         other is not run and other.lines_only and other.kind == "numbered" and run.owner(other.line)
         for other in runs
     )
     if numbered_inside or any(b.ordered and len(b.items) >= 2 for bs in owned.values() for b in bs):
         return "outline"  # numbered items inside each section: the sections group them
-    if run.kind == "numbered":
-        return "items"
-    names = {
-        line: [named(item.head.split("\n", 1)[0], item.bold) for b in bs for item in b.items]
-        for line, bs in owned.items()
-        if any(len(b.items) >= 2 for b in bs)
-    }
-    if not names:
+    if run.kind == "numbered" or not names:
         return "items"
     if any(name is None for group in names.values() for name in group):
         return "items"  # free-form sub-points ("龙虾很新鲜") describe their heading's item
