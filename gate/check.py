@@ -48,8 +48,9 @@ def select_cases(config: GateConfig, case_set: CaseSet, shard: tuple[int, int] |
     chosen = case_set.select(config.cases.tags, config.cases.ids)
     runnable = [c for c in chosen if c.runnable and any(g in c.groups for g in config.groups)]
     if not runnable:
-        raise GateError(f"no case selected: none of {len(case_set.cases)} cases in {case_set.root} carries "
-                        f"the tags {list(config.cases.tags)} (cases.tags) with groups {list(config.groups)}")
+        tags = ", ".join(config.cases.tags) or "none"
+        raise GateError(f"no case selected (tags: {tags}; ids: {len(config.cases.ids)} given; "
+                        f"groups: {', '.join(config.groups) or 'none'})", where=str(case_set.root))
     if shard is not None:
         keep = set(select_shard([c.id for c in chosen], shard))
         chosen = [c for c in chosen if c.id in keep]

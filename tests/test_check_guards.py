@@ -56,7 +56,7 @@ def test_a_tag_typo_selects_nothing_and_is_refused(project: Path) -> None:
     config = json.loads((project / "gate.yaml").read_text())
     (project / "gate.yaml").write_text(json.dumps({**config, "cases": {"tags": ["goldne"]}}), encoding="utf-8")
     code, out = invoke("check")
-    assert code == 2 and "no case selected" in out and "['goldne']" in out
+    assert code == 2 and "cases: no case selected (tags: goldne; ids: 0 given; groups: A, B)" in out
     assert not (project / "called").exists()
 
 

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import click
 
+from gate.check import select_cases
 from gate.config import load_config
-from gate.errors import GateError
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.records import write_trajectories
 from gate.runner.engine import RunOutcome, run_jobs
-from gate.shard import select_shard
 
 EXIT_INTERRUPTED = 130
 
@@ -46,13 +45,7 @@ def run_collect(settings: RunSettings) -> int:
     config = load_config(settings.config)
     case_dir = Path(settings.cases) if settings.cases else config.resolve(config.cases.path)
     case_set = load_cases(case_dir)
-    chosen = case_set.select(config.cases.tags, config.cases.ids)
-    if not chosen:
-        tags = ", ".join(config.cases.tags) or "none"
-        raise GateError(f"no case selected (tags: {tags}; ids: {len(config.cases.ids)} given)", where=str(case_dir))
-    if settings.shard is not None:
-        keep = set(select_shard([c.id for c in chosen], settings.shard))
-        chosen = [c for c in chosen if c.id in keep]
+    chosen = select_cases(config, case_set, settings.shard)
     jobs = plan(chosen, config.groups, config.repeats)
     out = Path(settings.out) if settings.out else config.resolve(config.out_dir) / "trajectories.jsonl"
     outcome = run_jobs(jobs, config.agent, root=config.resolve("."), progress=settings.progress)

@@ -93,7 +93,7 @@ def test_run_with_no_selected_case_exits_2(tmp_path: Path) -> None:
     config = _project(tmp_path, [], extra_ids=("ok-1",))
     result = CliRunner().invoke(main, ["run", "--config", str(config)])
     assert result.exit_code == 2
-    assert result.stderr == f"gate: error: {tmp_path / 'cases'}: no case selected (tags: golden; ids: 0 given)\n"
+    assert result.stderr == f"gate: error: {tmp_path / 'cases'}: no case selected (tags: golden; ids: 0 given; groups: A, B)\n"
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
