@@ -69,7 +69,11 @@ _DESCRIPTION_HEADERS = re.compile(
     re.IGNORECASE,
 )
 # 价 but not 性价比 (value for money), 评价 (reviews) or 价值 (worth).
-_PRICE_HEADERS = re.compile(r"(?<![性评])价(?![比值])|预算|人均|price|cost", re.IGNORECASE)
+# A price header or key — unless it names another currency (price_usd, 价格（美元）): those are not yuan.
+_PRICE_HEADERS = re.compile(
+    r"^(?!.*(?:usd|dollar|eur|jpy|hkd|gbp|美元|美金|欧元|日元|港币|英镑)).*(?:(?<![性评])价(?![比值])|预算|人均|price|cost)",
+    re.IGNORECASE,
+)
 _RANK_CELL = re.compile(r"^\s*(?:#?\s*\d{1,2}|第\s*\S{1,3}\s*[名位]?|no\.?\s*\d{1,2}|top\s*\d{1,2}|[一二三四五六七八九十]{1,3})\s*$",
                         re.IGNORECASE)
 
