@@ -15,6 +15,10 @@ def _gain(value: Any) -> str:
     return f"{value * 100:+.0f} pts" if isinstance(value, (int, float)) else "—"
 
 
+def _yes_no(value: Any) -> str:
+    return {True: "yes", False: "no"}.get(value, "n/a") if isinstance(value, bool) or value is None else str(value)
+
+
 def _group_cell(group: dict[str, Any] | None) -> str:
     if not group:
         return "—"
@@ -46,11 +50,14 @@ def render_consistency(report: dict[str, Any]) -> list[str]:
         groups = case.get("groups", {})
         any_group: dict[str, Any] = next(iter(groups.values()), {})
         fields = ", ".join(sorted(any_group.get("fields", {})))
-        gain = f"{_gain(case.get('gain'))} {_STATUS.get(case.get('gain_status'), '')}".strip()
+        gain = _gain(case.get("gain"))
+        if case.get("gain_status"):
+            gain += f" {_STATUS[case['gain_status']]}"
         lines.append(f"| {case_id} | {fields} | {_group_cell(groups.get('A'))} | {_group_cell(groups.get('B'))} | {gain} |")
     for case_id, curve in sorted(curves.items()):
-        lines += ["", f"**{case_id}** degradation curve — {_STATUS.get(curve.get('status'), '—')} "
-                  f"smooth: {curve.get('smooth')}, B decays less than A: {curve.get('b_decays_less')}", ""]
+        verdict = {"pass": "✅ passes", "warn": "⚠️ warns", "fail": "❌ fails"}.get(curve.get("status") or "", "not decided")
+        lines += ["", f"**{case_id}** degradation curve: {verdict} · smooth: {_yes_no(curve.get('smooth'))} · "
+                  f"B decays less than A: {_yes_no(curve.get('b_decays_less'))}", ""]
         lines += ["| task | A | B |", "|---|---:|---:|"]
         lines += [f"| {p['case_id']} ({p.get('difficulty') or '?'}) | {_pct(p.get('A'))} | {_pct(p.get('B'))} |"
                   for p in curve.get("points", [])]
