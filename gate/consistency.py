@@ -79,11 +79,17 @@ def level(value: float | None, bounds: ConsistencyBounds | None) -> Level | None
     return "fail" if value < bounds.fail else "warn"
 
 
+_ERRORED = "<agent error>"
+
+
 def _group(settings: Consistency, group: Group, runs: list[Trajectory]) -> GroupConsistency:
-    good = [Subject(t) for t in sorted(runs, key=lambda t: t.run) if t.error is None]
+    ordered = sorted(runs, key=lambda t: t.run)
+    subjects = [Subject(t) if t.error is None else None for t in ordered]
+    good = [s for s in subjects if s is not None]
     fields = []
     for name in settings.fields:
-        values = [extract_from(name, subject) for subject in good]
+        # An errored run is an output too (mode frequency over all outputs): it counts as its own value.
+        values = [extract_from(name, s) if s is not None else _ERRORED for s in subjects]
         frequency = mode_frequency(values) if len(good) >= MIN_RUNS else None
         common = mode(values)
         fields.append(FieldConsistency(
@@ -199,9 +205,9 @@ def degradation_curve(
     decay_a, decay_b = _decay(series["A"]), _decay(series["B"])
     b_less = decay_b < decay_a if decay_a is not None and decay_b is not None else None
     hardest = None
-    for point in points:  # the last point measured in both groups is the most complex one
-        if point.a is not None and point.b is not None:
-            hardest = round(point.b - point.a, _DP)
+    last = points[-1] if points else None  # the most complex task; its gain decides the curve
+    if last is not None and last.a is not None and last.b is not None:
+        hardest = round(last.b - last.a, _DP)
     return DegradationCurve(
         case_id=aggregate.id, points=tuple(points), smooth=smooth, breaks=tuple(breaks),
         decay_a=decay_a, decay_b=decay_b, b_decays_less=b_less, hardest_gain=hardest,

@@ -20,8 +20,8 @@ ConsistencyField = Literal["tool_sequence", "item_count", "numbers", "structure"
 # dash (see _signed).
 _NUMBER_RE = re.compile(r"(?P<sign>[-−])?(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<frac>\.\d+)?")
 # NFKC has already turned ℃ into °C and full-width forms into ASCII.
-_TEMPERATURE_UNIT_RE = re.compile(r"\s*(?:°|度|摄氏度)")
-_RANGE_GAP_RE = re.compile(r"\s*(?:[-−~–—]|至|到)\s*")
+_TEMPERATURE_UNIT_RE = re.compile(r"\s*(?:°(?!\s*F)|度|摄氏度)")
+_RANGE_GAP_RE = re.compile(r"\s*(?:[-−~–—/]|至|到)\s*")
 _RANGE_END_RE = re.compile(r"(?:\d|°C?|度)\s*$")
 
 

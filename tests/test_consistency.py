@@ -179,11 +179,19 @@ def test_numbers_alone_at_the_fail_line_is_a_warning() -> None:
     assert (result.groups["A"].overall, result.groups["A"].status) == (0.6, "fail")
 
 
-def test_error_runs_are_excluded_and_counted() -> None:
+def test_an_errored_run_is_an_inconsistent_output() -> None:
+    # Mode frequency over all five outputs: four agree, the timeout is a fifth, different output.
     good = [weather_run(a, i) for i, a in enumerate(WEATHER_ANSWERS[:4])]
     failed = Trajectory(case_id="X-OC-01", group="A", run=4, error="agent timed out after 60 s")
     group = case_consistency(case(), [*good, failed]).groups["A"]
-    assert (group.runs, group.errors, group.overall) == (4, 1, 1.0)
+    assert (group.runs, group.errors, group.overall) == (4, 1, 0.8)
+
+
+def test_a_slash_range_and_fahrenheit_do_not_change_the_temperatures() -> None:
+    only_numbers = case(fields=("numbers",), threshold=(0.9, 0.8))
+    answers = ["明天北京晴，15/25℃。", "明天晴，15～25°C（约 59～77°F）。", "晴天，气温 15-25°C。"]
+    result = case_consistency(only_numbers, [weather_run(a, i) for i, a in enumerate(answers)])
+    assert result.groups["A"].overall == 1.0
 
 
 def test_fewer_than_two_runs_decide_nothing() -> None:
@@ -324,3 +332,15 @@ def test_report_values_are_rounded_to_four_places() -> None:
     report = compute_all({"X-FC-01": three}, runs(answers, "A", "X-FC-01"))
     group = report.as_json()["cases"]["X-FC-01"]["groups"]["A"]  # type: ignore[index]
     assert (group["overall"], group["status"], group["fields"]["structure"]["distinct"]) == (0.6667, "warn", 2)
+
+
+def test_the_curve_is_undecided_until_the_hardest_task_ran_in_both_groups() -> None:
+    from gate.consistency import degradation_curve
+
+    cases = {cid: case(case_id=cid) for cid in ("X-CD-01", "X-CD-02", "X-CD-03")}
+    aggregate = case(case_id="X-CD-04").model_copy(update={"aggregate": ("X-CD-01", "X-CD-02", "X-CD-03")})
+    runs = [weather_run(a, i, group=g, case_id="X-CD-01") for g in "AB" for i, a in enumerate(WEATHER_ANSWERS)]
+    runs += [weather_run(a, i, case_id=cid) for cid in ("X-CD-02", "X-CD-03") for i, a in enumerate(WEATHER_ANSWERS)]
+    per_case = {cid: case_consistency(c, [r for r in runs if r.case_id == cid]) for cid, c in cases.items()}
+    curve = degradation_curve(aggregate, cases, per_case)
+    assert curve.hardest_gain is None and curve.status is None

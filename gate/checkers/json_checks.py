@@ -85,7 +85,14 @@ def json_fields(subject: Subject, params: JsonFieldsParams) -> Outcome:
         ]
         if missing:
             return Outcome.failed(f"element {index} lacks {missing}; it has {keys}", tuple(missing))
+        empty = [key for key in keys if _is_required(key, params) and element[key] in (None, "", [], {})]
+        if empty:
+            return Outcome.failed(f"element {index} has empty {empty}", tuple(empty))
     return Outcome.passed(f"all {len(elements)} elements have {sorted(params.fields)}")
+
+
+def _is_required(key: str, params: JsonFieldsParams) -> bool:
+    return any(_normal_key(key) in {_normal_key(n) for n in (name, *synonyms)} for name, synonyms in params.fields.items())
 
 
 class JsonSchemaParams(Params):
