@@ -16,7 +16,9 @@ def _gain(value: Any) -> str:
 
 
 def _yes_no(value: Any) -> str:
-    return {True: "yes", False: "no"}.get(value, "n/a") if isinstance(value, bool) or value is None else str(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "n/a" if value is None else str(value)
 
 
 def _group_cell(group: dict[str, Any] | None) -> str:
