@@ -56,24 +56,52 @@ class TermsParams(Params):
         return self
 
 
+# A bracketed note after a name ("天津（距北京高铁 30 分钟）" "串串香（签签计价的“小火锅”）") says
+# something about the item, not what it is; a short plain apposition ("（智能手表）") stays.
+_BRACKET_NOTE_RE = re.compile(r"\s*[（(](?P<note>[^（）()]*)[)）]")
+_NOTE_MARK_RE = re.compile(r"[\d\s的距离比像约，,、“”\"]|类似|相当")
+_APPOSITION_MAX = 6
+
+
+def _without_notes(name: str) -> str:
+    def strip(match: re.Match[str]) -> str:
+        note = match.group("note")
+        return "" if _NOTE_MARK_RE.search(note) or len(note) > _APPOSITION_MAX else match.group(0)
+
+    return _BRACKET_NOTE_RE.sub(strip, name).strip() or name
+
+
 def _texts(subject: Subject, scope: Scope) -> list[tuple[str, str]]:
     if scope == "answer":
         return [("answer", subject.answer)]
     if scope == "item_names":
-        return [(f"item '{item.name}'", called(item.name, item.description)) for item in subject.items.items]
+        return [(f"item '{item.name}'", called(_without_notes(item.name), item.description))
+                for item in subject.items.items]
     return [(f"item '{item.name}'", item.text) for item in subject.items.items]
 
 
 # An item that says what it is not ("非游戏本", "不是苹果") restates the filter, and one that
 # measures itself against a brand ("做工媲美 MacBook Air", "不输入门游戏本") does not recommend it.
+# A negation may stand a few words off ("不属于传统游戏本"); "非" only right before ("非常" is no
+# negation). A comparison may frame the term ("和 MacBook Air 一较高下", "只有游戏本的一半").
+_CLAUSE = r"[^，。；！？,.;!?\n]"
 _EXCUSED_BEFORE_RE = re.compile(
-    r"(?:(?:非|不是|并非|不属于|不算|排除了?|不含|不选|避开)\s*"
-    r"|(?:媲美|对标|不输于?|类似于?|接近|相比于?|堪比|(?<!价)比(?!较|例))[^，。；！？,.;!?\n]{0,4})$"
+    rf"(?:非\s*|(?:不是|并非|不属于|不算|排除了?|不含|不选|避开){_CLAUSE}{{0,6}}"
+    rf"|(?:媲美|对标|不输于?|类似于?|接近|相比于?|堪比|(?<!价)比(?!较|例)){_CLAUSE}{{0,4}})$"
 )
+_COMPARED_WITH_RE = re.compile(rf"(?:和|与|跟|同){_CLAUSE}{{0,4}}$")
+_COMPARISON_AFTER_RE = re.compile(
+    rf"^{_CLAUSE}{{0,8}}?(?:一较高下|不相上下|相当|媲美|比肩|看齐|差不多|一样|相近|持平|的?一半)"
+)
+_FRACTION_AFTER_RE = re.compile(r"^\s*的?(?:一半|几分之一|[一二三四五六七八九十\d]+\s*分之一)")
 
 
 def _excused(text: str, hit: term_text.Hit) -> bool:
-    return _EXCUSED_BEFORE_RE.search(term_text.fold(text)[: hit.start]) is not None
+    folded = term_text.fold(text)
+    before, after = folded[: hit.start], folded[hit.start + len(term_text.fold(hit.matched)) :]
+    if _EXCUSED_BEFORE_RE.search(before) or _FRACTION_AFTER_RE.match(after):
+        return True
+    return _COMPARED_WITH_RE.search(before) is not None and _COMPARISON_AFTER_RE.match(after) is not None
 
 
 @checker("terms:forbidden", TermsParams, "none of the terms or their aliases appear (in the answer or in the items)")

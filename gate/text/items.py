@@ -6,10 +6,15 @@ AirPods |"), the elements of a JSON array (the whole answer, or a ```json block)
 hand-written entries (see :mod:`gate.text.runs`): numbered lines or headings ("1." without a space,
 "1、", "一、", "第一家", "1️⃣"), bold-led paragraphs, bullet glyphs, same-level headings. Lists inside
 an item's section are its sub-points, not candidates; lists under section labels ("一、推荐餐厅") or
-group labels ("### 海鲜" "### 1. 乌布区域") are, merged when they list distinct named entries. A
-candidate led by a notes label ("注意事项：" "选购建议：" "### 怎么选？" "以下几款已排除：") holds
-notes and loses to any other. Otherwise the largest candidate wins, the earlier on a tie (a list
-before a transposed table), unless it is a list of unnamed clauses after a list of named entries.
+group labels ("### 海鲜" "### 1. 乌布区域") are, merged when they list distinct named entries; so
+are sub-headings under region headings ("## 乌布地区" / "### 德格拉朗梯田"). A candidate led by a
+notes label ("注意事项：" "### 怎么选？" "以下几款已排除：") or by a line introducing advice, criteria,
+a checklist or exclusions ("买之前可以留意这几点：" "下面这 3 款超出了预算，已经帮您去掉：") holds notes
+and loses to any other; one whose entries are all attributes ("**价格**：…" "**优点**：…") describes
+a single item. A candidate right after a lead-in announcing its count ("推荐这 3 款：") wins.
+Otherwise the largest candidate wins, the earlier on a tie (a list before a transposed table),
+unless it is a list of unnamed clauses after a list of named entries. With no list at all, a single
+recommendation is the heading or bold line before its attributes, else the prose's first bold span.
 """
 
 from __future__ import annotations
@@ -23,7 +28,21 @@ from gate.text.jsonanswer import main_array, parse_answer
 from gate.text.markdown import Block, ListBlock, MarkdownDoc
 from gate.text.names import named, split_name
 from gate.text.prices import Price, find_prices
-from gate.text.runs import Run, Unit, attribute, find_runs, grouped_lists, notes_label, role, strip_marker, units
+from gate.text.runs import (
+    Run,
+    Unit,
+    attribute,
+    day,
+    find_runs,
+    grouped_lists,
+    notes_label,
+    notes_lead,
+    role,
+    stated_count,
+    strip_marker,
+    sub_run,
+    units,
+)
 from gate.text.terms import fold
 
 
@@ -45,7 +64,8 @@ class Item:
 class ItemList:
     """The items of the main structure and where they came from.
 
-    ``source``: list, table, json, numbered, bold, bullets, headings, or none.
+    ``source``: list, table, json, numbered, bold, bullets, headings, single (one recommendation
+    without a list of items), or none.
     """
 
     source: str
@@ -212,21 +232,31 @@ def _from_run(run: Run) -> list[Item]:
     for entry in run.entries:
         body = "\n".join(unit.text for unit in entry.body if unit.text)
         text = "\n".join(part for part in (entry.head, body) if part)
-        items.append(_item(entry.head, text, entry.line, entry.bold))
+        item = _item(entry.head, text, entry.line, entry.bold)
+        # A heading names its section ("### 1. Bose QuietComfort Ultra"), separator or not.
+        items.append(replace(item, named=True) if entry.level else item)
     return items
 
 
 _RUN_SOURCES = {"numbered": "numbered", "bold": "bold", "bullets": "bullets", "headings": "headings"}
 
 
-def _notes(all_units: list[Unit], line: int) -> bool:
-    """True when the candidate at ``line`` is led by a notes label ("选购建议：" "### 怎么选？")."""
-    lead: list[Unit] = []  # the text right before the candidate, back to the previous block
+def _lead(all_units: list[Unit], line: int) -> list[Unit]:
+    """The text right before the candidate at ``line``, nearest first, back to the previous block
+    (two lines at most)."""
+    lead: list[Unit] = []
     for unit in reversed([u for u in all_units if u.line < line]):
         if unit.kind not in ("line", "heading") or len(lead) == 2:
             break
         lead.append(unit)
-    return any(notes_label(u.text) for u in lead)
+    return lead
+
+
+def _notes(all_units: list[Unit], line: int) -> bool:
+    """True when the candidate at ``line`` is led by a notes label ("选购建议：" "### 怎么选？") or
+    by a line introducing advice, criteria or exclusions ("买之前可以留意这几点：")."""
+    lead = _lead(all_units, line)
+    return any(notes_label(u.text) for u in lead) or (bool(lead) and notes_lead(lead[0].text))
 
 
 def _fenced_arrays(doc: MarkdownDoc) -> list[ItemList]:
@@ -251,7 +281,10 @@ def _from_runs(runs: list[Run], lists: list[ListBlock]) -> tuple[list[tuple[Item
     owners: list[Run] = []
     for run in runs:
         run_role = role(run, lists, runs)
-        if run_role == "categories":
+        merged = sub_run(run) if run_role == "categories" else None
+        if merged is not None:
+            found.append((ItemList("headings", tuple(_from_run(merged)), merged.line), run))
+        elif run_role == "categories":
             found.append((_list_candidate(grouped_lists(run, lists)), run))
         elif run_role in ("items", "open"):
             found.append((ItemList(_RUN_SOURCES[run.kind], tuple(_from_run(run)), run.line), run))
@@ -301,6 +334,64 @@ def _main(candidates: list[ItemList]) -> ItemList:
     return best
 
 
+def _attributes_only(candidate: ItemList) -> bool:
+    """Every entry named by an attribute ("**价格**：7999 元" "**优点**：…"): one item described,
+    not items. An itinerary's days ("**第一天**") are its items."""
+    items = candidate.items
+    return (bool(items) and all(item.named and attribute(item.name) for item in items)
+            and not all(day(item.name) for item in items))
+
+
+def _stated(candidates: list[ItemList], all_units: list[Unit]) -> ItemList | None:
+    """The candidate right after a lead-in announcing its count ("推荐这 3 款：" then 3 entries),
+    whatever larger list follows (must-order dishes, a packing list)."""
+    for candidate in candidates:
+        lead = _lead(all_units, candidate.line)
+        if lead and stated_count(lead[0].text) == len(candidate.items) and len(candidate.items) >= 2:
+            return candidate
+    return None
+
+
+_RECOMMEND_LABEL_RE = re.compile(r"^(?:我的)?(?:推荐|首选|结论|答案|最佳选择|建议选择?)\s*[：:]\s*")
+_BOLD_SPAN_RE = re.compile(r"(\*\*|__)(?P<bold>[^*_\n]+?)\1")
+
+
+# A bold span its clause sets aside ("我不推荐**苹果**" "除了**火锅**") is no recommendation.
+_SET_ASIDE_RE = re.compile(r"不|别|避|排除|除了|没")
+
+
+def _picked(before: str) -> bool:
+    clause = re.split(r"[，,。；;！!？?\n]", before)[-1]
+    return _SET_ASIDE_RE.search(clause) is None
+
+
+def _single(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList]) -> ItemList | None:
+    """One recommendation without a list of items: the heading or bold line before a list of its
+    attributes ("### 推荐：MacBook Air M3" then "- **价格**：…"), else the first bold span of the
+    prose and the rest of its paragraph."""
+    for candidate in candidates:
+        lead = _lead(all_units, candidate.line)
+        if lead and not notes_label(lead[0].text):
+            head = _RECOMMEND_LABEL_RE.sub("", strip_marker(lead[0].text)).strip()
+            body = "\n".join(item.text for item in candidate.items)
+            bold = head if lead[0].kind == "heading" else None
+            return ItemList("single", (_item(head, f"{head}\n{body}", lead[0].line, bold),), lead[0].line)
+    if candidates:
+        return None
+    for block in doc.flow:
+        if block.kind != "paragraph":
+            continue
+        raw = "\n".join(doc.text.splitlines()[block.line - 1 : block.end_line])
+        names = [m.group("bold").strip() for m in _BOLD_SPAN_RE.finditer(raw) if _picked(raw[: m.start()])]
+        name = next((n for n in names if n and not notes_label(n) and not attribute(n)), None)
+        if name is None:
+            continue
+        start = block.text.find(name)
+        text = block.text[start:] if start >= 0 else block.text
+        return ItemList("single", (_item(text.split("\n", 1)[0], text, block.line, name),), block.line)
+    return None
+
+
 def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     """The items of ``answer``'s main structure (see the module docstring)."""
     parsed = parse_answer(answer)
@@ -314,9 +405,12 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     hand = tuple(
         (r.line, r.kind) for r in runs if r.lines_only and r.kind in ("numbered", "bullets") and not r.outline
     )
-    main = [c for c in candidates if c.items and not _notes(all_units, c.line)] or candidates
+    described = [c for c in candidates if not _attributes_only(c)]
+    main = [c for c in described if c.items and not _notes(all_units, c.line)] or described
     if not main:
-        return ItemList("none", (), hand_lists=hand)
-    best = _main(main)
+        single = _single(doc, all_units, candidates)
+        return ItemList(single.source, single.items, single.line, hand_lists=hand) if single else \
+            ItemList("none", (), hand_lists=hand)
+    best = _stated(main, all_units) or _main(main)
     others = tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in candidates if c is not best)
     return ItemList(best.source, best.items, best.line, others, hand, best.by_columns)

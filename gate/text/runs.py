@@ -16,6 +16,7 @@ from typing import Literal
 from gate.text.markdown import ListBlock, MarkdownDoc, unquote
 from gate.text.names import named
 from gate.text.numerals import to_int
+from gate.text.terms import fold
 
 Role = Literal["items", "outline", "categories", "open"]
 
@@ -59,6 +60,11 @@ def attribute(name: str) -> bool:
     return _ATTRIBUTE_RE.search(name.strip()) is not None
 
 
+def day(name: str) -> bool:
+    """True when ``name`` labels a day of an itinerary ("第一天" "Day 2" "D3")."""
+    return _DAY_RE.match(name) is not None
+
+
 def marker(line: str) -> tuple[str, int] | None:
     """The style and ordinal a line starts with ("1." "1、" "一、" "第一家" "1️⃣"), or None."""
     match = _MARKER_RE.match(line)
@@ -98,6 +104,43 @@ def notes_label(text: str) -> bool:
     if label.startswith("我"):
         return False  # "我建议：" speaks the recommendation itself
     return len(label) <= _NOTES_LABEL_MAX_CHARS and _NOTES_LABEL_RE.search(label) is not None
+
+
+# Lead-ins that introduce notes rather than the items, whether a label or a sentence ("买之前可以
+# 留意这几点：" "出发前记得带上这些装备：" "挑降噪耳机主要看这几点：" "**对比基线**").
+_NOTES_LEAD_RE = re.compile(
+    r"留意|注意|这样[挑选]|怎么[挑选]|如何[挑选]|按(?:使用)?(?:场景|需求|用途|人群|预算|情况|口味)来?[挑选]|看这几点|几点建议|建议如下|记得带|带上|备好|清单|"
+    r"必点|基线|对比(?!了)|要点|总结|提示|提醒|\b(?:tips?|checklist)\b",
+    re.IGNORECASE,
+)
+# Lead-ins that set items aside ("下面这 3 款超出了 8000 元，已经帮您去掉：").
+_EXCLUDED_LEAD_RE = re.compile(r"去掉|排除|剔除|超出|超过了?预算|不符合|不推荐|不建议|不考虑")
+# Lead-ins that introduce the recommendations themselves ("推荐这 3 款" "为您精选以下 5 家"; a
+# stated count of items too: "以下 3 款，注意价格会浮动：").
+_RECOMMENDING_LEAD_RE = re.compile(r"(?<![不再])推荐|精选")
+_CLASSIFIERS = "款家个本部处条道种座台只件首位站间所样套份"
+_STATED_COUNT_RE = re.compile(
+    rf"(?:(?<![不再])推荐|精选|挑选?了?|选了|以下|如下|这|只剩|列出|共)\s*(?:这|以下|了)?\s*"
+    rf"(?P<n>\d{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s*[{_CLASSIFIERS}]"
+)
+
+
+def notes_lead(text: str) -> bool:
+    """True when ``text``, the line right before a list, introduces notes, advice, criteria, a
+    checklist or exclusions rather than the recommendations ("买之前可以留意这几点：" "下面这 3 款
+    超出了 8000 元，已经帮您去掉："), whether a label or a sentence."""
+    if notes_label(text) or _EXCLUDED_LEAD_RE.search(text):
+        return True
+    recommending = _RECOMMENDING_LEAD_RE.search(text) is not None or stated_count(text) is not None
+    return _NOTES_LEAD_RE.search(text) is not None and not recommending
+
+
+def stated_count(text: str) -> int | None:
+    """The number of items a recommending lead-in announces ("推荐这 3 款" "以下 5 家"), or None."""
+    if _EXCLUDED_LEAD_RE.search(text):
+        return None
+    match = _STATED_COUNT_RE.search(text)
+    return to_int(match.group("n")) if match else None
 
 
 @dataclass
@@ -341,6 +384,34 @@ def _distinct_groups(names: dict[int, list[str | None]]) -> bool:
     return not any(attribute(name) for group in sets for name in group if name)
 
 
+def sub_run(run: Run) -> Run | None:
+    """The sub-headings of a heading run's sections merged into one run, when they name distinct
+    entries ("## 乌布地区 / ### 德格拉朗梯田 …"): the headings are regions, the sub-headings the
+    items. None when fewer than two sections have sub-headings, or their names recur or are
+    attributes ("### 优点" "### 地址")."""
+    if run.outline or any(e.level == 0 for e in run.entries) or all(_DAY_RE.match(e.head) for e in run.entries):
+        return None
+    deeper = [u.level for e in run.entries for u in e.body if u.kind == "heading" and u.level > e.level]
+    if not deeper:
+        return None
+    level = min(deeper)
+    entries: list[Entry] = []
+    names: dict[int, list[str | None]] = {}
+    for entry in run.entries:
+        body = entry.body
+        starts = [i for i, u in enumerate(body) if u.kind == "heading" and u.level == level]
+        for position, start in enumerate(starts):
+            unit = body[start]
+            end = starts[position + 1] if position + 1 < len(starts) else len(body)
+            sub = Entry(entry.unit, strip_marker(unit.text), unit.line, level, _bold(unit), len(entries) + 1)
+            sub.body = [u for u in body[start + 1 : end] if not (u.kind == "heading" and u.level < level)]
+            entries.append(sub)
+            names.setdefault(entry.line, []).append(fold(sub.bold or sub.head))
+    if not _distinct_groups(names):
+        return None
+    return Run("headings", entries)
+
+
 def role(run: Run, lists: list[ListBlock], runs: list[Run]) -> Role:
     """What a run is to the answer's items.
 
@@ -359,6 +430,8 @@ def role(run: Run, lists: list[ListBlock], runs: list[Run]) -> Role:
     grouping = _distinct_groups(names) and not all(_DAY_RE.match(e.head) for e in run.entries)
     if run.outline:
         return "categories" if grouping else "outline"
+    if sub_run(run) is not None:
+        return "categories"
     if run.lines_only and run.kind in ("numbered", "bullets"):
         return "items"
     if grouping:
