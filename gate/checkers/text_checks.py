@@ -61,26 +61,104 @@ class SectionsParams(Params):
     """Each required section by name, with other words that may introduce it (交通: [出行])."""
 
 
+_HEADING_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*)$")
+_SETEXT_UNDERLINE_RE = re.compile(r"^ {0,3}(?:=+|-{2,})[ \t]*$")
+# A line led by bold text: "**住宿**", "- **✈️ 航班**：…", "1. __日程__".
+_BOLD_LEAD_RE = re.compile(r"^\s*(?:(?:[-*+•·]|\d{1,2}[.)、])\s+)?(\*\*|__)(.+?)\1")
+_LIST_OR_TABLE_RE = re.compile(r"^\s*(?:[-*+•·]\s|\d{1,2}[.)]\s|\|)")
+# What may stand before a label's word: marks, bullets, emoji, 【, numbering (1. / 一、/ (2) / 第一部分), 关于.
+_LEAD_RE = re.compile(
+    r"^(?:[\W_]+|\d{1,2}[.、)）]|[一二三四五六七八九十]{1,3}[、.．]|第[一二三四五六七八九十\d]{1,3}部分|关于)"
+)
+# "推荐航班：…": the words before a colon at a line start name what follows.
+_HEAD_RE = re.compile(r"^([^，,。；;！？!?：:]{1,16})[：:]")
+_CLAUSE_BREAK_RE = re.compile(r"[，,；;。！？!?]")
+
+
+def _opening(text: str) -> str:
+    """``text`` without the marks, numbering and 关于 that may stand before a label's word."""
+    while True:
+        stripped = _LEAD_RE.sub("", text.strip(), count=1)
+        if stripped == text:
+            return text
+        text = stripped
+
+
+def _labels(answer: str) -> tuple[list[str], list[str]]:
+    """The answer's labels: texts a section word may appear in, and texts it must open.
+
+    Headings, bold-led lines and "X：" heads are labels anywhere in them; a line opens a
+    section with its first word (关于交通：, 【出行】, 交通方面，…). In a prose paragraph each clause
+    may open one ("交通靠包车，住宿选乌布"); in a list item or heading only the line's start can.
+    """
+    containing: list[str] = []
+    opening: list[str] = []
+    lines = answer.splitlines()
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        heading = _HEADING_RE.match(line)
+        if heading or _SETEXT_UNDERLINE_RE.match(following):
+            containing.append(heading.group(1) if heading else line)
+            continue
+        bold = _BOLD_LEAD_RE.match(line)
+        if bold:
+            containing.append(bold.group(2))
+        start = _opening(line)
+        head = _HEAD_RE.match(start)
+        if head:
+            containing.append(head.group(1))
+        if _LIST_OR_TABLE_RE.match(line):
+            opening.append(start)
+        else:
+            opening.extend(_opening(clause) for clause in _CLAUSE_BREAK_RE.split(line))
+    return containing, opening
+
+
+def _introduced(words: list[str], containing: list[str], opening: list[str]) -> bool:
+    return any(find(label, words) for label in containing) or any(
+        hit.start == 0 for label in opening for hit in find(label, words)
+    )
+
+
 @checker("text:sections", SectionsParams, "each named section (or one of its synonyms) is present")
 def text_sections(subject: Subject, params: SectionsParams) -> Outcome:
-    missing = [name for name, words in params.sections.items() if not find(subject.answer, [name, *words])]
+    containing, opening = _labels(subject.answer)
+    missing = [
+        name for name, words in params.sections.items() if not _introduced([name, *words], containing, opening)
+    ]
     if missing:
-        return Outcome.failed(f"sections missing: {missing}", tuple(missing))
+        return Outcome.failed(f"sections missing: {missing} (no heading, bold lead or opening word names them)", tuple(missing))
     return Outcome.passed(f"all {len(params.sections)} sections present")
 
 
-_COUNTED = r"(?:\d+|[一二两三四五六七八九十])\s*(?:家|款|个|本|项|条|处|部|台|所|间|座|样)"
+# A count of the things recommended (3 家, 两款, 5 个选择), not of a product's details: 只有 3 种颜色,
+# 接口只有 2 个 USB-A and 包间只有 6 个 describe one item and say nothing about the shortfall.
+_COUNT_NUMBER = r"(?:\d+|[一二两三四五六七八九十]{1,3}|几)"
+_COUNT_UNIT = (
+    r"(?:家|款|本|部|台|处|条|所|座|"
+    r"个(?=\s*(?:推荐|选择|选项|地方|城市|景点|餐厅|酒店|品牌|型号|目的地|产品|方案|符合|满足|合适|值得|能|可以)))"
+)
+_COUNTED = rf"{_COUNT_NUMBER}\s*{_COUNT_UNIT}"
+# 只有 right after a detail of one item (接口只有, 包间只有) is about that detail.
+_NOT_AFTER_DETAIL = (
+    "(?<!接口|包间|内存|端口|座位|插槽|房间|车位|配色|颜色|版本|尺寸|包厢|雅间|桌位|电池|屏幕|硬盘|菜品|停车)"
+)
 _LIMIT_PATTERNS = (
-    rf"(?:只|仅)(?:能|可)?(?:找到|搜到|查到|筛选出|筛出)|(?:只|仅)能(?:推荐|提供|给出|列出|找到)|"
-    rf"(?:只|仅)(?:推荐|提供)了?\s*{_COUNTED}|(?:只|仅)(?:有|剩)?\s*(?:这么|这|下面|以下|上面)?\s*{_COUNTED}|"
-    rf"还差\s*{_COUNTED}|"
-    r"无法(?:满足|找到|凑齐|凑够|提供|达到)|没(?:能|有办法)?(?:找到|凑齐|凑够|满足)|凑不齐|凑不够|凑不出|"
+    r"(?:只|仅)(?:能|可)?(?:找到|搜到|查到|筛选出|筛出|挑出|选出)|(?:只|仅)能(?:推荐|提供|给出|列出|找到)|"
+    rf"(?:只|仅)(?:推荐|提供)了?\s*{_COUNTED}|"
+    rf"{_NOT_AFTER_DETAIL}(?:只|仅)(?:有|剩)?\s*(?:这么|这|下面|以下|上面)?\s*{_COUNTED}|"
+    rf"(?:就这|就只有|也就|就剩)\s*(?:这么|这|下面|以下|上面)?\s*{_COUNTED}|"
+    rf"还差\s*{_COUNTED}|不到\s*{_COUNTED}|"
+    r"无法(?:满足|找到|凑齐|凑够|提供|达到)|没(?:能|有办法)?(?:找到|凑齐|凑够|满足)|"
+    r"凑不(?:齐|够|出|满|到)|推荐不(?:出|了那么多)|"
     # A bare 找不到 is often about something else ("基本找不到位子"); it must name what is missing.
     rf"找不到\s*(?:更多|其他|其它|足够|符合|满足|第\s*\S|{_COUNTED})|买不到|不太现实|几乎没有|"
     r"(?:难以|很难)(?:满足|找到|凑齐|凑够|凑出|买到)|达不到|"
     r"不足\s*\d*\s*(?:家|款|个|本|项|条|处)|"
     r"(?:数量|款数|家数|选择|选项|款式|结果|货源)(?:上)?(?:非常|比较|相当|很|较为|十分)?(?:有限|不足|不够|很少|稀少|极少)|"
-    r"屈指可数|寥寥无几|暂(?:时)?只|能找到的(?:全部|所有|只有|就这)|"
+    r"屈指可数|寥寥|暂(?:时)?只|能找到的(?:全部|所有|只有|就这)|"
     r"\bonly (?:found|have|\d+|one|two|three|four|five|a few|a handful)\b|\b(?:could|can) only\b|"
     r"\bcould(?:n't| not) find\b|\bunable to\b|\bcan(?:not|'t) (?:find|meet|provide|recommend)\b|"
     r"\bnot enough\b|\bfewer than\b"

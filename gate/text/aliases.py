@@ -31,7 +31,8 @@ ALIAS_GROUPS: dict[str, tuple[str, ...]] = {
     "huawei": ("华为", "Huawei", "HUAWEI"),
     "oppo": (
         "OPPO", "OnePlus", "realme",
-        "re:一加(?![一二三四五六七八九两])",  # not the arithmetic of 一加一大于二
+        # Not the arithmetic of 一加一大于二, nor 统一加入 / 唯一加分项 / 进一加强 / 第一加 ….
+        "re:(?<![统唯进第单专同划万])一加(?![一二三四五六七八九两入上强大了以])",
         "re:真我\\s*(?:GT|Neo|\\d|手机)",  # 真我 alone is an everyday phrase
     ),
     "samsung": ("三星", "Samsung", "Galaxy"),
@@ -41,8 +42,11 @@ ALIAS_GROUPS: dict[str, tuple[str, ...]] = {
         "LinkBuds", "ULT WEAR", "INZONE", "re:\\bXM[3-6]\\b",
     ),
     "taboo_gift": (
-        "钟表", "挂钟", "座钟", "台钟", "闹钟", "送钟", "手表", "腕表", "怀表", "智能手表", "鞋",
-        "雨伞", "遮阳伞", "折叠伞", "伞", "梨", "剪刀", "菊花",
+        "钟表", "挂钟", "座钟", "台钟", "闹钟", "送钟", "手表", "腕表", "怀表", "智能手表",
+        "re:(?<![a-z])watch(?![a-z])",  # 华为WATCH FIT 3, Apple Watch: a watch named without 手表
+        "鞋", "雨伞", "遮阳伞", "折叠伞", "伞",
+        "re:(?<!凤)梨",  # 凤梨 (pineapple, 凤梨酥) is not 梨 (pear)
+        "剪刀", "菊花",
     ),
     "vivo": ("vivo", "iQOO"),
     "xiaomi": ("小米", "Xiaomi", "Redmi", "红米", "POCO", "re:\\bMi\\s?\\d{1,2}\\b", "米家"),

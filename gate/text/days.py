@@ -1,5 +1,5 @@
-"""Day markers in an itinerary: 第一天 / 第 1 天 / Day 1 / Day One / D1 / 首日 / 最后一天, and ranges
-and lists of them: 第1-2天, 第一天到第三天, 第一、二、三天, Day1-Day3, Days 1-3, Day 1 & 2, D1-D3."""
+"""Day markers in an itinerary: 第一天 / 第 1 天 / Day 1 / Day One / D1 / 首日 / 次日 / 最后一天, and
+ranges and lists of them: 第1-2天, 第一天到第三天, 第一、二、三天, Day1-Day3, Days 1-3, Day 1 & 2, D1-D3."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ _DAY_RE = re.compile(
     rf"|(?<![A-Za-z])(?i:days?)\s*(?P<en>{_EN_NUM}(?:\s*{_EN_SEP}\s*(?:(?i:day)\s*)?{_EN_NUM})*)(?!\d)"
     rf"|(?<![A-Za-z0-9])(?P<d>D\d{{1,2}}(?:\s*[-~–]\s*D?\d{{1,2}})?)(?![0-9A-Za-z])"
     rf"|(?P<first>首日)"
+    rf"|(?P<next>次日)"
 )
 _TOKEN_RE = re.compile(rf"(?P<sep>{_RANGE_SEP})|(?P<num>{_NUM}|{_EN_NUM})", re.IGNORECASE)
 
@@ -63,11 +64,17 @@ def _expand(spec: str) -> set[int]:
 def days_mentioned(text: str) -> set[int]:
     """Day numbers the text marks, ranges expanded (第1-2天 → 1, 2); 第一、三天 is days 1 and 3."""
     days: set[int] = set()
+    previous: set[int] = set()  # the days of the marker before
     for match in _DAY_RE.finditer(text):
         if match.group("first"):
-            days.add(1)
+            marked = {1}
+        elif match.group("next"):
+            # 次日 is "the next day": day 2 right after a day-1 marker (首日…次日…), else unknown.
+            marked = {2} if previous == {1} else set()
         elif match.group("from"):
-            days |= _expand(f"{match.group('from')}-{match.group('to')}")
+            marked = _expand(f"{match.group('from')}-{match.group('to')}")
         else:
-            days |= _expand(match.group("cn") or match.group("en") or match.group("d"))
+            marked = _expand(match.group("cn") or match.group("en") or match.group("d"))
+        days |= marked
+        previous = marked
     return days

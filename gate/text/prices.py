@@ -1,4 +1,5 @@
-"""Prices stated in an answer: 5499 元, ¥5,499, 约 5.5k, 1.2 万, 1万2, 两千元, 人均 280, 2999-3999 元 (upper end).
+"""Prices stated in an answer: 5499 元, ¥5,499, 约 5.5k, 1.2 万, 1万2, 两千元, 五六百元, 人均 280,
+2999-3999 元 (upper end), 300 多元 / 1500+ 元 / 两千出头 (just above the number).
 
 Only yuan count: an amount in dollars, yen or euros ($149, 999 美元) is not a yuan price.
 """
@@ -18,11 +19,13 @@ _NUMBER = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?"
 # "W" is watts (120W 快充), never 万.
 _ARABIC = rf"{_NUMBER}(?:\s?(?:[kKw](?![A-Za-z])|千(?:\d(?![\d.])百?)?|万(?:\d{{4}}(?![\d.])|\d(?![\d.])千?)?))?"
 _CN_DIGIT = "[一二两三四五六七八九]"
+# Two neighbouring digits give an approximate range (五六百 = 500-600); its upper end counts.
+_CN_PAIR = "(?:一[二两]|[二两]三|三四|四五|五六|六七|七八|八九)"
 # A trailing digit (两千五, 一万二) only when nothing but money words follow it (not 一万一个月).
-_CN_TAIL = r"(?=[元块左出以起上]|[^\u4e00-\u9fff]|$)"
+_CN_TAIL = r"(?=[元块左出以起上多余]|[^\u4e00-\u9fff]|$)"
 _CHINESE = (
-    rf"(?<![第统唯单同每几零〇十百千万一二两三四五六七八九])(?:{_CN_DIGIT}?十{_CN_DIGIT}?|{_CN_DIGIT})"
-    rf"(?:千(?:{_CN_DIGIT}百?{_CN_TAIL})?|万(?:{_CN_DIGIT}千?{_CN_TAIL})?)"
+    rf"(?<![第统唯单同每几零〇十百千万一二两三四五六七八九])(?:{_CN_DIGIT}?十{_CN_DIGIT}?|{_CN_PAIR}|{_CN_DIGIT})"
+    rf"(?:千(?:{_CN_DIGIT}百?{_CN_TAIL})?|万(?:{_CN_DIGIT}千?{_CN_TAIL})?|百(?:{_CN_DIGIT}十?{_CN_TAIL})?)"
 )
 _AMOUNT = rf"(?:{_ARABIC}|{_CHINESE})"
 _RANGE = rf"(?P<low>{_AMOUNT})\s*(?:-|~|～|–|—|至|到)\s*(?P<high>{_AMOUNT})"
@@ -56,13 +59,19 @@ _DISCOUNT_BEFORE = (
     r"了?\s*(?:约|近|超|高达|达)?\s*$"
 )
 
+# 300 多元, 300 余元, 1500+ 元: a little more than the number (not the 12+256 of a memory size).
+_MORE = r"(?:多|余|\+(?!\s*\d))"
 _PRICE_RE = re.compile(
-    rf"(?P<pre>{_CURRENCY_BEFORE}\s*)?(?:{_RANGE}|(?P<single>{_AMOUNT}))(?P<post>\s*{_CURRENCY_AFTER})?"
+    rf"(?P<pre>{_CURRENCY_BEFORE}\s*)?(?:{_RANGE}|(?P<single>{_AMOUNT}))(?P<more>\s*{_MORE})?"
+    rf"(?P<post>\s*{_CURRENCY_AFTER})?"
 )
+_ABOVE_AFTER_RE = re.compile(r"\s*出头")
 _KEYWORD_BEFORE_RE = re.compile(rf"(?:{_PRICE_WORD}|{_HEDGE})[\s:：]*(?:{_CURRENCY_BEFORE})?\s*$")
 _ARABIC_PARTS_RE = re.compile(r"(\d+(?:\.\d+)?)([kKw千万])?(?:(\d+)([千百])?)?")
-_CHINESE_PARTS_RE = re.compile(r"(.+?)([千万])(?:(.)([千百])?)?")
-_UNITS = {"k": 1_000.0, "K": 1_000.0, "千": 1_000.0, "w": 10_000.0, "万": 10_000.0, "百": 100.0}
+_CHINESE_PARTS_RE = re.compile(r"(.+?)([千万百])(?:(.)([千百十])?)?")
+_UNITS = {"k": 1_000.0, "K": 1_000.0, "千": 1_000.0, "w": 10_000.0, "万": 10_000.0, "百": 100.0, "十": 10.0}
+# 多 / 余 / + / 出头 put the price just above the number: "2k 出头" is over 2000, not 2000.
+_ABOVE = 1.0
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,8 @@ def _amount(text: str) -> float:
     chinese = _CHINESE_PARTS_RE.fullmatch(text)
     assert chinese, text  # _AMOUNT admits only these two shapes
     head, unit, tail, tail_unit = chinese.groups()
+    if re.fullmatch(_CN_PAIR, head):
+        head = head[1]  # 五六百: the upper end
     return _combine(float(to_int(head) or 0), unit, to_int(tail) if tail else None, 1, tail_unit)
 
 
@@ -108,6 +119,7 @@ class _Candidate:
     match: re.Match[str]
     money: bool
     value: float
+    text: str
 
 
 def _candidate(text: str, match: re.Match[str], bare_number_is_price: bool) -> _Candidate | None:
@@ -121,8 +133,12 @@ def _candidate(text: str, match: re.Match[str], bare_number_is_price: bool) -> _
         return None
     high = match.group("high") or match.group("single")
     value = _amount(high)
+    above = _ABOVE_AFTER_RE.match(after)
+    if match.group("more") or above:
+        value += _ABOVE
+    quoted = match.group(0).strip() + (above.group(0) if above else "")
     if match.group("pre") or match.group("post"):
-        return _Candidate(match, True, value)
+        return _Candidate(match, True, value, quoted)
     if re.match(_NOT_MONEY_AFTER, after) is None:
         return None
     if re.search(r"\d\s*\+\s*$", before) or re.match(r"\s*\+\s*\d", after):
@@ -133,7 +149,7 @@ def _candidate(text: str, match: re.Match[str], bare_number_is_price: bool) -> _
     else:
         money = re.search(r"[万w]", high) is not None and not counted  # "1.2 万"
     money = money or _KEYWORD_BEFORE_RE.search(before) is not None or (bare_number_is_price and not counted)
-    return _Candidate(match, money, value)
+    return _Candidate(match, money, value, quoted)
 
 
 def _spread_over_variants(text: str, candidates: list[_Candidate]) -> None:
@@ -164,4 +180,4 @@ def find_prices(text: str, *, bare_number_is_price: bool = False) -> list[Price]
         if (candidate := _candidate(text, match, bare_number_is_price)) is not None
     ]
     _spread_over_variants(text, candidates)
-    return [Price(c.value, c.match.group(0).strip()) for c in candidates if c.money]
+    return [Price(c.value, c.text) for c in candidates if c.money]
