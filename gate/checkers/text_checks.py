@@ -122,7 +122,7 @@ def _introduced(words: list[str], containing: list[str], opening: list[str]) -> 
     )
 
 
-@checker("text:sections", SectionsParams, "each named section (or one of its synonyms) is present")
+@checker("text:sections", SectionsParams, "each named section (or a synonym) is introduced by a label: heading, bold lead, 'X：' or an opening word")
 def text_sections(subject: Subject, params: SectionsParams) -> Outcome:
     containing, opening = _labels(subject.answer)
     missing = [
