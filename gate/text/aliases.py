@@ -27,7 +27,7 @@ ALIAS_GROUPS: dict[str, tuple[str, ...]] = {
         "re:(?<![a-z0-9])[ry][79]000[pkx]?(?![a-z0-9])",  # 拯救者 Y9000P / R9000P / Y7000P, often named bare
     ),
     "honor": ("re:(?<!王者)荣耀", "Honor"),  # 《王者荣耀》 is a game, not the brand
-    "hotpot": ("火锅", "hot pot", "hotpot"),
+    "hotpot": ("火锅", "hot pot", "hotpot", "牛油锅", "鸳鸯锅", "re:九宫格(?![拍照图])"),  # 九宫格 is the Chongqing pot
     "huawei": ("华为", "Huawei", "HUAWEI"),
     "oppo": (
         "OPPO", "OnePlus", "realme",

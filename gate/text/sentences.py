@@ -15,6 +15,9 @@ _TERMINATOR_RE = re.compile(
     rf"\.(?=[{_CLOSERS}]*(?:\s+[A-Z\u4e00-\u9fff]|\s*$))[{_CLOSERS}]*"
 )
 _HAS_CONTENT_RE = re.compile(r"[^\W_]")
+# A quotation inside a sentence ("用一句“A18 加持，拍照快人一步！”来概括") is part of it: its own
+# terminators end nothing. Only embedded quotes count — one that opens the text is not embedded.
+_QUOTE_RE = re.compile(r"(?<=\S)(?:“[^“”\n]{1,80}”|「[^「」\n]{1,80}」|『[^『』\n]{1,80}』)")
 
 
 # A line that starts a list item ("- ", "1. ", "1、", "一、") ends what came before it, even
@@ -30,7 +33,10 @@ def split_sentences(text: str) -> list[str]:
     for segment in _LIST_LINE_RE.split(text):
         start = 0
         marker = _LEADING_MARKER_RE.match(segment)  # the "1." of "1. 第一" ends nothing
+        quoted = [(q.start(), q.end() - 1) for q in _QUOTE_RE.finditer(segment)]
         for match in _TERMINATOR_RE.finditer(segment, marker.end() if marker else 0):
+            if any(open_ < match.start() < close for open_, close in quoted):
+                continue
             piece = segment[start : match.end()].strip()
             start = match.end()
             if _HAS_CONTENT_RE.search(piece):

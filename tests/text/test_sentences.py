@@ -28,4 +28,11 @@ def test_sentence_count(text: str, expected: int) -> None:
 
 
 def test_closing_quote_stays_with_its_sentence() -> None:
-    assert split_sentences("他说：“太好了！”然后走了。") == ["他说：“太好了！”", "然后走了。"]
+    assert split_sentences("“太好了！”他说完就走了。") == ["“太好了！”", "他说完就走了。"]
+
+
+def test_an_embedded_quotation_does_not_end_the_sentence() -> None:
+    assert split_sentences("他说：“太好了！”然后走了。") == ["他说：“太好了！”然后走了。"]
+    one = "iPhone 16 的卖点可以用一句“A18 加持，AI 更聪明，拍照快人一步！”来概括。"
+    assert split_sentences(one) == [one]
+    assert len(split_sentences("苹果官网写着「最快的 iPhone」。它的续航也更长。")) == 2
