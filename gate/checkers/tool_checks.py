@@ -11,6 +11,7 @@ from pydantic import Field, field_validator
 
 from gate.checkers.base import Params, checker
 from gate.subject import Subject
+from gate.text.numerals import to_int
 from gate.text.terms import fold
 from gate.trajectory import ToolCall
 from gate.verdict import Outcome
@@ -208,10 +209,23 @@ def _facts(result: str, fields: list[str]) -> set[str]:
     return found
 
 
-def _used(fact: str, answer: str) -> bool:
-    """``fact`` in the answer; a number only as a whole number (28 is not in 280 or 2.8)."""
+_ANSWER_NUMBER_RE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d])|[零一二两三四五六七八九十]+")
+
+
+def _answer_numbers(answer: str) -> set[float]:
+    """The values of the whole numbers an answer writes, in digits or in Chinese (十五 → 15, 15.0 → 15)."""
+    values: set[float] = set()
+    for token in _ANSWER_NUMBER_RE.findall(answer):
+        value = to_int(token) if not token[0].isdigit() else float(token)
+        if value is not None:
+            values.add(float(value))
+    return values
+
+
+def _used(fact: str, answer: str, numbers: set[float]) -> bool:
+    """``fact`` in the answer: a number by value as a whole number (28 is not in 280 or 2.8)."""
     if _NUMBER_FACT_RE.match(fact):
-        return re.search(rf"(?<![\d.]){re.escape(fact)}(?![\d]|\.\d)", answer) is not None
+        return float(fact) in numbers
     return fold(fact) in answer
 
 
@@ -222,7 +236,8 @@ def tools_uses_result(subject: Subject, params: UsesResultParams) -> Outcome:
         return Outcome.failed(f"no successful {params.tool} result to use")
     facts = set().union(*(_facts(result, params.fields) for result in results))
     answer = fold(subject.answer)
-    used = sorted(fact for fact in facts if _used(fact, answer))
+    numbers = _answer_numbers(answer)
+    used = sorted(fact for fact in facts if _used(fact, answer, numbers))
     detail = f"{len(used)} fact(s) from {params.tool} in the answer ({', '.join(used[:4]) or 'none'}); {params.min_matches} required"
     return Outcome.of(len(used) >= params.min_matches, detail, tuple(used))
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_FENCE_RE = re.compile(r"\A```[ \t]*(?:json|JSON|json5)?[ \t]*\r?\n(?P<body>.*)\r?\n```\Z", re.DOTALL)
+_FENCE_RE = re.compile(r"\A(?P<fence>```|~~~)[ \t]*(?:json|JSON|json5)?[ \t]*\r?\n(?P<body>.*)\r?\n(?P=fence)\Z", re.DOTALL)
 
 
 class _NotJson(ValueError):

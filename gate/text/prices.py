@@ -114,12 +114,17 @@ def _in_thousands(amount: str) -> bool:
     return bool(re.search(r"[kK千]$", amount.strip()) or not re.match(r"\d", amount))
 
 
+# A launch price is the item's price only when the answer gives no current one beside it.
+_LAUNCH_BEFORE_RE = re.compile(r"(?:首发价|发售价|上市价|首发)\s*(?:约|为|是)?\s*[¥￥]?\s*$")
+
+
 @dataclass
 class _Candidate:
     match: re.Match[str]
     money: bool
     value: float
     text: str
+    launch: bool = False
 
 
 def _candidate(text: str, match: re.Match[str], bare_number_is_price: bool) -> _Candidate | None:
@@ -180,4 +185,8 @@ def find_prices(text: str, *, bare_number_is_price: bool = False) -> list[Price]
         if (candidate := _candidate(text, match, bare_number_is_price)) is not None
     ]
     _spread_over_variants(text, candidates)
-    return [Price(c.value, c.text) for c in candidates if c.money]
+    for candidate in candidates:
+        candidate.launch = _LAUNCH_BEFORE_RE.search(text[max(0, candidate.match.start() - 8) : candidate.match.start()]) is not None
+    money = [c for c in candidates if c.money]
+    current = [c for c in money if not c.launch]
+    return [Price(c.value, c.text) for c in (current or money)]

@@ -117,3 +117,11 @@ SECTIONS = {"机票": ["航班"], "行程": ["日程", "每日", "Day"], "住宿
 def test_a_section_needs_a_label(answer: str, missing: list[str], judge: Judge) -> None:
     outcome = judge("text:sections", {"sections": SECTIONS}, answer)
     assert list(outcome.evidence if outcome.status is Status.FAIL else ()) == missing
+
+
+def test_a_launch_price_gives_way_to_the_current_one() -> None:
+    from gate.text.prices import find_prices
+
+    assert [p.value for p in find_prices("首发价 2999 元，现在电商到手约 1899 元")] == [1899]
+    assert [p.value for p in find_prices("发售价 2999 元，现价 1799 元")] == [1799]
+    assert [p.value for p in find_prices("首发价 3999 元，现降价 500 元")] == [3999]  # the only price stated
