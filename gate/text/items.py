@@ -24,25 +24,12 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gate.text.cues import attribute, day, notes_label, notes_lead, stated_count, strip_marker
 from gate.text.jsonanswer import main_array, parse_answer
 from gate.text.markdown import Block, ListBlock, MarkdownDoc
 from gate.text.names import named, split_name
 from gate.text.prices import Price, find_prices
-from gate.text.runs import (
-    Run,
-    Unit,
-    attribute,
-    day,
-    find_runs,
-    grouped_lists,
-    notes_label,
-    notes_lead,
-    role,
-    stated_count,
-    strip_marker,
-    sub_run,
-    units,
-)
+from gate.text.runs import Run, Unit, find_runs, grouped_lists, role, sub_run, units
 from gate.text.terms import fold
 
 

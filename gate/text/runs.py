@@ -13,135 +13,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from gate.text.cues import (
+    ASIDE_RE,
+    BOLD_LEAD_RE,
+    BULLET_RE,
+    CLOSING_RE,
+    DAY_RE,
+    LABEL_MAX_CHARS,
+    MARKER_RE,
+    SECTION_LABEL_RE,
+    attribute,
+    marker,
+    notes_label,
+    strip_marker,
+)
 from gate.text.markdown import ListBlock, MarkdownDoc, unquote
 from gate.text.names import named
-from gate.text.numerals import to_int
 from gate.text.terms import fold
 
 Role = Literal["items", "outline", "categories", "open"]
-
-_MARKER_RE = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*"
-    r"(?:(?P<arabic>\d{1,2})(?P<delim>[.．、)）]|\ufe0f?\u20e3)(?!\d)"
-    r"|[（(](?P<paren>\d{1,2})[)）]"
-    r"|(?P<cn>[一二三四五六七八九十]{1,3})[、.．]"
-    r"|第\s*(?P<ordinal>[一二三四五六七八九十\d]{1,3})\s*"
-    r"(?:[家款个本名站部台位种道处条只件](?:\s*[：:，,、]\s*)?|(?=[：:，,、\s]|$))"
-    r"|(?:No|NO|Top|TOP)\.?\s*(?P<no>\d{1,2})(?!\d))"
-)
-_BULLET_RE = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·]\s*(?=\S)")
-_BOLD_LEAD_RE = re.compile(r"^\s*(\*\*|__)(?P<bold>\S.*?)\1")
-# Words that label notes, advice, a summary, exclusions or where to buy: not the items.
-_NOTES = (r"注意|提示|贴士|须知|备注|提醒|温馨|建议|总结|小结|怎么选择?|如何选择?|选购|渠道|排除|购买|"
-          r"\b(?:tips?|notes?|reminders?|summary|advice)\b")
-# A notes label ends with the word ("选购建议" "购买渠道" "以下几款因超出预算已排除" "注意事项").
-_NOTES_LABEL_RE = re.compile(rf"(?:{_NOTES})(?:事项|须知|指南|参考|汇总|一览)?(?:如下|一下|一点|几点)?$", re.IGNORECASE)
-_NOTES_LABEL_MAX_CHARS = 16
-# Heads that name a part of the answer rather than an item ("推荐餐厅", "注意事项", "总结").
-_SECTION_LABEL_RE = re.compile(rf"{_NOTES}|推荐|概览|概述|结语|其他|说明|附录|"
-                               r"\b(?:overview|recommendations?|conclusion)\b", re.IGNORECASE)
-_LABEL_MAX_CHARS = 8
-# Section labels whose lists hold no items either (a "categories" run leaves them out).
-_ASIDE_RE = re.compile(r"概览|概述|结语|其他|说明|附录", re.IGNORECASE)
-_DAY_RE = re.compile(r"^\s*(?:第\s*[一二三四五六七八九十\d]{1,3}\s*天|day\s*\d{1,2}|d\d{1,2}\b)", re.IGNORECASE)
-# Sub-point names that are an item's attributes, not items of their own.
-_ATTRIBUTE_RE = re.compile(
-    r"^(?:优点|缺点|亮点|不足|特点|特色|理由|推荐理由|适合|适合人群|推荐菜|招牌菜?|必点|地址|位置|交通|门票|"
-    r"评分|口碑|环境|服务|口味|续航|重量|尺寸|屏幕|处理器|配置|参数|音质|降噪|佩戴|电池|颜色|时长|建议|"
-    r"预算|用途|场景|需求|人数|天数|出发地|第.{1,3}天|day\s*\d{1,2}|d\d{1,2})$|价|人均|时间",
-    re.IGNORECASE,
-)
-# A line that speaks of all the items, closing the list ("以上三家……" "希望对你有帮助").
-_CLOSING_RE = re.compile(r"^\s*(?:以上|上述|上面|这[几些两三四五六七八九十]|总之|总的来说|综上|总体来说|希望|祝|如需|如有|需要我|欢迎)")
-
-
-def attribute(name: str) -> bool:
-    """True when a sub-point's name is an attribute of an item ("价格" "优点" "预算"), not an item."""
-    return _ATTRIBUTE_RE.search(name.strip()) is not None
-
-
-def day(name: str) -> bool:
-    """True when ``name`` labels a day of an itinerary ("第一天" "Day 2" "D3")."""
-    return _DAY_RE.match(name) is not None
-
-
-def marker(line: str) -> tuple[str, int] | None:
-    """The style and ordinal a line starts with ("1." "1、" "一、" "第一家" "1️⃣"), or None."""
-    match = _MARKER_RE.match(line)
-    if not match:
-        return None
-    for group in ("arabic", "paren", "cn", "ordinal", "no"):
-        token = match.group(group)
-        if token:
-            number = to_int(token)
-            if number is None:
-                return None
-            delim = match.group("delim") or ""
-            style = group + {"．": ".", "）": ")"}.get(delim, delim)
-            return style, number
-    return None
-
-
-def marker_number(line: str) -> int | None:
-    """The ordinal a line starts with, or None."""
-    found = marker(line)
-    return found[1] if found else None
-
-
-def strip_marker(line: str) -> str:
-    """The line without its leading ordinal marker or bullet glyph."""
-    match = _MARKER_RE.match(line) or _BULLET_RE.match(line)
-    return line[match.end() :].strip() if match else line.strip()
-
-
-def notes_label(text: str) -> bool:
-    """True when ``text`` labels notes, advice or a summary ("注意事项：" "### 怎么选？" "选购建议"),
-    not when it only mentions one ("推荐 3 款，下单前请注意核对型号：")."""
-    label = re.split(r"[：:？?]", strip_marker(text), maxsplit=1)[0]
-    if re.search(r"[，,。；;]", label):
-        return False  # a sentence, not a label
-    label = re.sub(r"[^\w\s]", "", label).strip()  # emoji, brackets: 【注意事项】 💡小贴士
-    if label.startswith("我"):
-        return False  # "我建议：" speaks the recommendation itself
-    return len(label) <= _NOTES_LABEL_MAX_CHARS and _NOTES_LABEL_RE.search(label) is not None
-
-
-# Lead-ins that introduce notes rather than the items, whether a label or a sentence ("买之前可以
-# 留意这几点：" "出发前记得带上这些装备：" "挑降噪耳机主要看这几点：" "**对比基线**").
-_NOTES_LEAD_RE = re.compile(
-    r"留意|注意|这样[挑选]|怎么[挑选]|如何[挑选]|按(?:使用)?(?:场景|需求|用途|人群|预算|情况|口味)来?[挑选]|看这几点|几点建议|建议如下|记得带|带上|备好|清单|"
-    r"必点|基线|对比(?!了)|要点|总结|提示|提醒|\b(?:tips?|checklist)\b",
-    re.IGNORECASE,
-)
-# Lead-ins that set items aside ("下面这 3 款超出了 8000 元，已经帮您去掉：").
-_EXCLUDED_LEAD_RE = re.compile(r"去掉|排除|剔除|超出|超过了?预算|不符合|不推荐|不建议|不考虑")
-# Lead-ins that introduce the recommendations themselves ("推荐这 3 款" "为您精选以下 5 家"; a
-# stated count of items too: "以下 3 款，注意价格会浮动：").
-_RECOMMENDING_LEAD_RE = re.compile(r"(?<![不再])推荐|精选")
-_CLASSIFIERS = "款家个本部处条道种座台只件首位站间所样套份"
-_STATED_COUNT_RE = re.compile(
-    rf"(?:(?<![不再])推荐|精选|挑选?了?|选了|以下|如下|这|只剩|列出|共)\s*(?:这|以下|了)?\s*"
-    rf"(?P<n>\d{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s*[{_CLASSIFIERS}]"
-)
-
-
-def notes_lead(text: str) -> bool:
-    """True when ``text``, the line right before a list, introduces notes, advice, criteria, a
-    checklist or exclusions rather than the recommendations ("买之前可以留意这几点：" "下面这 3 款
-    超出了 8000 元，已经帮您去掉："), whether a label or a sentence."""
-    if notes_label(text) or _EXCLUDED_LEAD_RE.search(text):
-        return True
-    recommending = _RECOMMENDING_LEAD_RE.search(text) is not None or stated_count(text) is not None
-    return _NOTES_LEAD_RE.search(text) is not None and not recommending
-
-
-def stated_count(text: str) -> int | None:
-    """The number of items a recommending lead-in announces ("推荐这 3 款" "以下 5 家"), or None."""
-    if _EXCLUDED_LEAD_RE.search(text):
-        return None
-    match = _STATED_COUNT_RE.search(text)
-    return to_int(match.group("n")) if match else None
-
 
 @dataclass
 class Unit:
@@ -219,8 +109,8 @@ def units(doc: MarkdownDoc) -> list[Unit]:
 
 def _bold(unit: Unit) -> str | None:
     raw = re.sub(r"^\s*#{1,6}\s+", "", unit.raw)
-    found = _MARKER_RE.match(raw)
-    match = _BOLD_LEAD_RE.match(raw[found.end() :] if found else raw)
+    found = MARKER_RE.match(raw)
+    match = BOLD_LEAD_RE.match(raw[found.end() :] if found else raw)
     return (strip_marker(match.group("bold")).strip() or None) if match else None
 
 
@@ -236,7 +126,7 @@ def _closing(unit: Unit, before: Unit | None) -> bool:
     if unit.kind != "line":
         return False
     starts_paragraph = before is None or before.block != unit.block
-    return _CLOSING_RE.match(unit.text) is not None or (starts_paragraph and notes_label(unit.text))
+    return CLOSING_RE.match(unit.text) is not None or (starts_paragraph and notes_label(unit.text))
 
 
 def _attach_bodies(run: Run, all_units: list[Unit], stop: int) -> None:
@@ -318,7 +208,7 @@ def _heading_runs(all_units: list[Unit]) -> list[Run]:
 
 def _is_label(entry: Entry) -> bool:
     head = (entry.bold or entry.head).strip(" ：:")
-    return len(head) <= _LABEL_MAX_CHARS and _SECTION_LABEL_RE.search(head) is not None
+    return len(head) <= LABEL_MAX_CHARS and SECTION_LABEL_RE.search(head) is not None
 
 
 def _classify(run: Run) -> Run:
@@ -337,8 +227,8 @@ def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run
     all_units = units(doc) if all_units is None else all_units
     runs = [
         *_numbered(all_units),
-        *_consecutive(all_units, "bold", lambda u: _plain_line(u) and _BOLD_LEAD_RE.match(u.raw) is not None),
-        *_consecutive(all_units, "bullets", lambda u: _plain_line(u) and _BULLET_RE.match(u.text) is not None),
+        *_consecutive(all_units, "bold", lambda u: _plain_line(u) and BOLD_LEAD_RE.match(u.raw) is not None),
+        *_consecutive(all_units, "bullets", lambda u: _plain_line(u) and BULLET_RE.match(u.text) is not None),
         *_heading_runs(all_units),
     ]
     kept: list[Run] = []
@@ -355,7 +245,7 @@ def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run
 def _aside(entry: Entry) -> bool:
     """A section of notes, advice or an overview, whose list holds no items."""
     head = entry.bold or entry.head
-    return notes_label(head) or (_is_label(entry) and _ASIDE_RE.search(head) is not None)
+    return notes_label(head) or (_is_label(entry) and ASIDE_RE.search(head) is not None)
 
 
 def _owned(run: Run, lists: list[ListBlock]) -> dict[int, list[ListBlock]]:
@@ -389,7 +279,7 @@ def sub_run(run: Run) -> Run | None:
     entries ("## 乌布地区 / ### 德格拉朗梯田 …"): the headings are regions, the sub-headings the
     items. None when fewer than two sections have sub-headings, or their names recur or are
     attributes ("### 优点" "### 地址")."""
-    if run.outline or any(e.level == 0 for e in run.entries) or all(_DAY_RE.match(e.head) for e in run.entries):
+    if run.outline or any(e.level == 0 for e in run.entries) or all(DAY_RE.match(e.head) for e in run.entries):
         return None
     deeper = [u.level for e in run.entries for u in e.body if u.kind == "heading" and u.level > e.level]
     if not deeper:
@@ -427,7 +317,7 @@ def role(run: Run, lists: list[ListBlock], runs: list[Run]) -> Role:
         if any(len(b.items) >= 2 for b in bs)
     }
     # An itinerary's days ("### 第一天") stay its items, whatever their sections list.
-    grouping = _distinct_groups(names) and not all(_DAY_RE.match(e.head) for e in run.entries)
+    grouping = _distinct_groups(names) and not all(DAY_RE.match(e.head) for e in run.entries)
     if run.outline:
         return "categories" if grouping else "outline"
     if sub_run(run) is not None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from gate.text.cues import marker, strip_marker
 from gate.text.items import extract
-from gate.text.runs import marker, strip_marker
 
 
 @pytest.mark.parametrize(

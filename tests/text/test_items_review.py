@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from gate.text.cues import notes_label
 from gate.text.items import extract
 from gate.text.markdown import MarkdownDoc
 from gate.text.names import called, split_name
-from gate.text.runs import find_runs, notes_label, role
+from gate.text.runs import find_runs, role
 
 
 @pytest.mark.parametrize(

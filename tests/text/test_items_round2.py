@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from gate.text.cues import notes_lead, stated_count
 from gate.text.items import extract
-from gate.text.runs import notes_lead, stated_count
 
 
 @pytest.mark.parametrize(
