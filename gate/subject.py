@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from gate.text.items import ItemList, extract
+from gate.text.item import ItemList
+from gate.text.items import extract
 from gate.text.jsonanswer import JsonAnswer, parse_answer
 from gate.text.markdown import MarkdownDoc
 from gate.trajectory import Trajectory

@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 from gate.checkers.base import CountBounds, Params, checker, quote
 from gate.subject import Subject
 from gate.text import units
-from gate.text.items import Item
+from gate.text.item import Item
 from gate.verdict import Outcome
 
 
