@@ -208,6 +208,7 @@ class Case(_Strict):
     notes: str | None = None
 
     _path: str = PrivateAttr("")
+    _line: int = PrivateAttr(1)
 
     @model_validator(mode="after")
     def _coherent(self) -> Case:
@@ -239,6 +240,11 @@ class Case(_Strict):
     def path(self) -> str:
         """The file the case was read from."""
         return self._path
+
+    @property
+    def line(self) -> int:
+        """The line of ``id:`` in that file, where annotations and JUnit point."""
+        return self._line
 
     @property
     def golden(self) -> bool:

@@ -53,9 +53,8 @@ def _check_constraint(constraint: Constraint, path: Path, text: str, loc: list[i
         _check_constraint(child, path, text, child_loc)
 
 
-def load_case(path: Path) -> Case:
-    """Read one case file, validating its schema and every checker's parameters."""
-    text = yamlio.read_text(path)
+def _load(path: Path) -> tuple[Case, bytes]:
+    raw, text = yamlio.read_bytes(path)
     data = yamlio.load(path, text)
     if not isinstance(data, dict):
         raise GateError("a case file must be a YAML mapping (id, suite, dimension, …)", where=str(path))
@@ -63,12 +62,18 @@ def load_case(path: Path) -> Case:
         case = Case.model_validate(data)
     except ValidationError as exc:
         raise yamlio.validation_error(path, text, exc) from None
+    line = yamlio.line_of(text, ["id"]) or 1
     if path.stem != case.id:
-        raise GateError(f"id: '{case.id}' must match the file name '{path.stem}'", where=f"{path}:{yamlio.line_of(text, ['id'])}")
+        raise GateError(f"id: '{case.id}' must match the file name '{path.stem}'", where=f"{path}:{line}")
     for index, constraint in enumerate(case.constraints):
         _check_constraint(constraint, path, text, ["constraints", index])
-    case.__pydantic_private__["_path"] = str(path)  # type: ignore[index]
-    return case
+    case.__pydantic_private__.update(_path=str(path), _line=line)  # type: ignore[union-attr]
+    return case, raw
+
+
+def load_case(path: Path) -> Case:
+    """Read one case file, validating its schema and every checker's parameters."""
+    return _load(path)[0]
 
 
 def case_files(root: Path) -> list[Path]:
@@ -80,12 +85,11 @@ def case_files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
-def digest_files(paths: Iterable[Path], root: Path) -> str:
+def digest_files(files: Iterable[tuple[str, bytes]]) -> str:
     """sha256 over the relative paths and bytes of the case files: a baseline's freshness key."""
     hasher = hashlib.sha256()
-    for path in sorted(paths, key=lambda p: p.relative_to(root).as_posix() if p != root else p.name):
-        rel = path.relative_to(root).as_posix() if path != root else path.name
-        hasher.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    for rel, raw in sorted(files):
+        hasher.update(rel.encode() + b"\0" + raw + b"\0")
     return f"sha256:{hasher.hexdigest()}"
 
 
@@ -96,15 +100,17 @@ def load_cases(root: str | Path) -> CaseSet:
     if not files:
         raise GateError("no case files (*.yaml) found", where=str(root))
     cases: dict[str, Case] = {}
+    contents: list[tuple[str, bytes]] = []
     for path in files:
-        case = load_case(path)
+        case, raw = _load(path)  # each file is read once: for the case and for the digest
         if case.id in cases:
-            line = yamlio.line_of(yamlio.read_text(path), ["id"])
-            raise GateError(f"id: duplicate case id '{case.id}' (also in {cases[case.id].path})", where=f"{path}:{line}")
+            raise GateError(f"id: duplicate case id '{case.id}' (also in {cases[case.id].path})",
+                            where=f"{path}:{case.line}")
         cases[case.id] = case
+        contents.append((path.relative_to(root).as_posix() if path != root else path.name, raw))
     for case in cases.values():
         for other in case.aggregate:
             if other not in cases:
                 raise GateError(f"aggregate: unknown case '{other}'{did_you_mean(other, cases)}", where=case.path)
     ordered = dict(sorted(cases.items()))
-    return CaseSet(ordered, digest_files(files, root), root)
+    return CaseSet(ordered, digest_files(contents), root)

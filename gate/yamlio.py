@@ -31,15 +31,21 @@ def load(path: Path, text: str | None = None) -> Any:
         raise GateError(f"invalid YAML: {problem}", where=where) from None
 
 
-def read_text(path: Path) -> str:
+def read_bytes(path: Path) -> tuple[bytes, str]:
+    """The file's bytes and its UTF-8 text (newlines as Python reads them), from one read."""
     try:
-        return path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        return raw, raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise GateError("file not found", where=str(path)) from None
     except UnicodeDecodeError as exc:
         raise GateError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
     except OSError as exc:
         raise GateError(f"cannot read: {exc.strerror}", where=str(path)) from None
+
+
+def read_text(path: Path) -> str:
+    return read_bytes(path)[1]
 
 
 def dotted(loc: Sequence[int | str]) -> str:

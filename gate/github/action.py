@@ -75,7 +75,6 @@ def write_outputs(values: Mapping[str, str], target: str | None) -> None:
 
 def case_paths(config: str | None, workspace: Path) -> dict[str, tuple[str, int]]:
     """Case id → (file relative to the workspace, line of its ``id:``); empty if cases won't load."""
-    from gate import yamlio
     from gate.config import load_config
     from gate.errors import GateError
     from gate.loader import load_cases
@@ -89,14 +88,10 @@ def case_paths(config: str | None, workspace: Path) -> dict[str, tuple[str, int]
     for case_id, case in case_set.cases.items():
         path = Path(case.path).resolve()
         try:
-            line = yamlio.line_of(path.read_text(encoding="utf-8"), ["id"]) or 1
-        except OSError:
-            line = 1
-        try:
             shown = path.relative_to(workspace.resolve()).as_posix()
         except ValueError:
             shown = path.as_posix()
-        found[case_id] = (shown, line)
+        found[case_id] = (shown, case.line)
     return found
 
 

@@ -17,17 +17,6 @@ from gate.results import sort_verdicts
 from gate.verdict import RunVerdict, Status
 
 
-def _line_of_id(path: str) -> int:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                if line.startswith("id:"):
-                    return number
-    except OSError:
-        pass
-    return 1
-
-
 def _display_path(path: str) -> str:
     """The case file relative to the working directory (the repository root in CI), when inside it."""
     try:
@@ -52,19 +41,16 @@ def render(report: GateReport) -> str:
     import junit_xml
 
     grouped: dict[str, list[Any]] = defaultdict(list)
-    lines: dict[str, int] = {}
     for verdict in sort_verdicts(report.verdicts):
         case = report.cases[verdict.case_id]
         suite_name = f"{dimension_key(case)}/{verdict.group}"
-        if case.path not in lines:
-            lines[case.path] = _line_of_id(case.path)
         latency = verdict.metadata.get("latency_ms")
         test = junit_xml.TestCase(
             name=xml_safe(f"{case.id} [{verdict.group}] run {verdict.run}"),
             classname=xml_safe(f"{case.suite}.{case.dimension}.{verdict.group}"),
             elapsed_sec=float(latency) / 1000 if isinstance(latency, (int, float)) else None,
             file=xml_safe(_display_path(case.path)),
-            line=lines[case.path],
+            line=case.line,
         )
         if verdict.status is Status.FAIL:
             message, output = _failure(verdict)
