@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 
+from gate.runner.headers import redact as redact_headers
+
 API_VERSION = "2022-11-28"
 DEFAULT_API_URL = "https://api.github.com"
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
@@ -75,9 +77,7 @@ def headers(token: str) -> dict[str, str]:
 
 def redact(text: str, client: httpx.Client) -> str:
     """``text`` with the client's token replaced by ***."""
-    auth = client.headers.get("authorization", "")
-    secret = auth.split(" ", 1)[-1].strip()
-    return text.replace(secret, "***") if len(secret) >= 4 else text
+    return redact_headers(text, {"authorization": client.headers.get("authorization", "")})
 
 
 def _message(response: httpx.Response) -> str:
