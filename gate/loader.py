@@ -54,6 +54,7 @@ def _check_constraint(constraint: Constraint, path: Path, text: str, loc: list[i
 
 
 def _load(path: Path) -> tuple[Case, bytes]:
+    """One case file, its schema and every checker's parameters validated; and its bytes."""
     raw, text = yamlio.read_bytes(path)
     data = yamlio.load(path, text)
     if not isinstance(data, dict):
@@ -69,11 +70,6 @@ def _load(path: Path) -> tuple[Case, bytes]:
         _check_constraint(constraint, path, text, ["constraints", index])
     case.__pydantic_private__.update(_path=str(path), _line=line)  # type: ignore[union-attr]
     return case, raw
-
-
-def load_case(path: Path) -> Case:
-    """Read one case file, validating its schema and every checker's parameters."""
-    return _load(path)[0]
 
 
 def case_files(root: Path) -> list[Path]:

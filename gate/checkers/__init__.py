@@ -44,10 +44,7 @@ REGISTRY: dict[str, Checker[Any]] = {
     "tools:uses_result": tool_checks.tools_uses_result,
 }
 
-# Structural constraint keys, judged by the evaluator rather than by a checker.
-COMBINATORS = ("all_of", "any_of", "not")
-
 assert list(REGISTRY) == sorted(REGISTRY), "keep the checker table alphabetical"
 assert all(key == checker.id for key, checker in REGISTRY.items()), "table key must equal checker id"
 
-__all__ = ["COMBINATORS", "REGISTRY", "Checker", "Params"]
+__all__ = ["REGISTRY", "Checker", "Params"]

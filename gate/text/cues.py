@@ -70,12 +70,6 @@ def marker(line: str) -> tuple[str, int] | None:
     return None
 
 
-def marker_number(line: str) -> int | None:
-    """The ordinal a line starts with, or None."""
-    found = marker(line)
-    return found[1] if found else None
-
-
 def strip_marker(line: str) -> str:
     """The line without its leading ordinal marker or bullet glyph."""
     match = MARKER_RE.match(line) or BULLET_RE.match(line)
