@@ -11,7 +11,13 @@ Where a real model samples, the demo uses the request's ``run`` index to pick am
 variants, so repeated runs differ a little yet reproducibly.
 
 ``GATE_DEMO_BREAK=<case id>[,<case id>…]`` makes the agent answer those cases badly on purpose,
-to show what a regression looks like in the gate's report (the only use of ``case_id``).
+to show what a regression looks like in the gate's report.
+
+Noise, to show what a random agent looks like (seeded, so a run reproduces):
+``GATE_DEMO_NOISE=0.05`` answers each case × group × run badly with that probability (the same
+bad answers ``GATE_DEMO_BREAK`` gives); ``GATE_DEMO_FLAKY=0.1:0.3`` makes a share of the cases
+(here 10 %) flaky at their own rate (30 %); ``GATE_DEMO_SEED=N`` picks the random draw.
+These and ``GATE_DEMO_BREAK`` are the only uses of ``case_id``.
 
 Exit codes: 0 answered; 2 unusable input (bad request JSON or data file), with a message on
 stderr. Standard library only, so that one call per job starts fast.
@@ -19,6 +25,7 @@ stderr. Standard library only, so that one call per job starts fast.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -29,6 +36,9 @@ from typing import Any
 
 DATA_FILE = Path(__file__).resolve().parent / "demo_agent" / "answers.json"
 BREAK_ENV = "GATE_DEMO_BREAK"
+NOISE_ENV = "GATE_DEMO_NOISE"
+FLAKY_ENV = "GATE_DEMO_FLAKY"
+SEED_ENV = "GATE_DEMO_SEED"
 AGENT_NAME = "demo-life-assistant"
 
 _QUOTES = "\"'“”‘’「」『』《》"
@@ -149,8 +159,36 @@ def _skills_used(entry: dict[str, Any] | None, request: dict[str, Any]) -> list[
 
 
 def breaks(request: dict[str, Any]) -> bool:
+    """Whether this request gets the bad answer: broken on purpose, or unlucky under noise."""
     wanted = {part.strip() for part in os.environ.get(BREAK_ENV, "").split(",") if part.strip()}
-    return str(request.get("case_id", "")) in wanted
+    case_id = str(request.get("case_id", ""))
+    if case_id in wanted:
+        return True
+    seed = os.environ.get(SEED_ENV, "0")
+    key = f"{case_id}|{request.get('group', '')}|{request.get('run', 0)}"
+    rate = _probability(NOISE_ENV, os.environ.get(NOISE_ENV, "0"))
+    flaky = os.environ.get(FLAKY_ENV, "")
+    if flaky:
+        share, _, flaky_rate = flaky.partition(":")
+        if draw(seed, "flaky", case_id) < _probability(FLAKY_ENV, share):
+            rate = max(rate, _probability(FLAKY_ENV, flaky_rate or "0"))
+    return rate > 0 and draw(seed, "noise", key) < rate
+
+
+def draw(seed: str, purpose: str, key: str) -> float:
+    """A uniform number in [0, 1) fixed by seed, purpose and key: the same run draws the same."""
+    digest = hashlib.sha256(f"{seed}|{purpose}|{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def _probability(name: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise BadInput(f"{name} must be a probability such as 0.05 (or SHARE:RATE for {FLAKY_ENV}), got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise BadInput(f"{name} must be between 0 and 1, got {text!r}")
+    return value
 
 
 # --- tools -----------------------------------------------------------------------------------
@@ -246,6 +284,16 @@ def answer(request: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
             "skills_used": _skills_used(entry, request) if with_skill else [],
         },
     }
+
+
+_DATA: dict[str, Any] = {}
+
+
+def run(request: dict[str, Any]) -> dict[str, Any]:
+    """The same agent as a function, for the python adapter (``function: demo_agent:run``)."""
+    if not _DATA:
+        _DATA.update(load_data())
+    return answer(read_request(json.dumps(request)), _DATA)
 
 
 def main() -> int:

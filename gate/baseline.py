@@ -1,39 +1,115 @@
-"""The committed baseline: what passed last time, per dimension and per case, and what changed."""
+"""The committed baseline: pass counts per (case, group) and rates per dimension, and what changed.
+
+Storage only: the decisions on what the differences mean are in :mod:`gate.decision`.
+Schema ``gate.baseline/v2`` stores counts (``{"passed": 4, "runs": 5}``) so a decision can weigh
+how sure the baseline itself is; a ``gate.baseline/v1`` file (one status per case) still loads,
+read as one run per case.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gate.atomic import write_json
 from gate.errors import GateError
-from gate.metrics import Metrics
-from gate.policy import Finding, Level, at_least
+from gate.metrics import Metrics, RunCount
 from gate.verdict import Status
 from gate.yamlio import dotted
 
-SCHEMA = "gate.baseline/v1"
+SCHEMA = "gate.baseline/v2"
+SCHEMA_V1 = "gate.baseline/v1"
+
+Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+
+
+class StoredCount(BaseModel):
+    """Passing runs out of judged runs, as recorded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    passed: int = Field(ge=0)
+    runs: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _passed_within_runs(self) -> StoredCount:
+        if self.passed > self.runs:
+            raise ValueError(f"passed ({self.passed}) exceeds runs ({self.runs})")
+        return self
+
+    def count(self) -> RunCount:
+        return RunCount(passed=self.passed, judged=self.runs)
 
 
 class Baseline(BaseModel):
-    """baselines/<name>.json: per-dimension pass rates, per-case statuses, digest and identity."""
+    """baselines/<name>.json: per-(case, group) pass counts, per-dimension rates, digest, identity."""
 
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    schema_: str = Field(alias="schema", pattern=r"^gate\.baseline/v2$")
+    cases_digest: str
+    identity: dict[str, Any] = Field(default_factory=dict)
+    runs_per_case: int | None = Field(None, ge=1)
+    """How many runs of each planned job the baseline was recorded from (``--runs``)."""
+    dimensions: dict[str, dict[str, Rate | None]]
+    cases: dict[str, dict[str, StoredCount]]
+    calibration: dict[str, Any] | None = None
+    """What `gate baseline update --runs` measured: flaky cases and the runs needed to decide."""
+    converted_from_v1: bool = Field(False, exclude=True)
+    """Read from a v1 file (one run per case): too thin for most decisions; never written."""
+
+    def count(self, case_id: str, group: str) -> RunCount | None:
+        stored = self.cases.get(case_id, {}).get(group)
+        return stored.count() if stored is not None else None
+
+
+class _BaselineV1(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     schema_: str = Field(alias="schema", pattern=r"^gate\.baseline/v1$")
     cases_digest: str
     identity: dict[str, Any] = Field(default_factory=dict)
-    dimensions: dict[str, dict[str, float | None]]
+    dimensions: dict[str, dict[str, Rate | None]]
     cases: dict[str, dict[str, Status]]
+
+    def upgraded(self) -> Baseline:
+        cases = {cid: {g: StoredCount(passed=int(s is Status.PASS), runs=1)
+                       for g, s in groups.items() if s is not Status.SKIPPED}
+                 for cid, groups in self.cases.items()}
+        return Baseline(schema_=SCHEMA, cases_digest=self.cases_digest, identity=self.identity, runs_per_case=1,
+                        dimensions=self.dimensions, cases={c: g for c, g in cases.items() if g},
+                        converted_from_v1=True)
+
+
+def from_metrics(metrics: Metrics, *, cases_digest: str, identity: dict[str, Any],
+                 runs_per_case: int | None = None, calibration: dict[str, Any] | None = None) -> Baseline:
+    """The baseline of computed metrics: every judged (case, group) with its counts."""
+    return Baseline(
+        schema_=SCHEMA, cases_digest=cases_digest, identity=identity, runs_per_case=runs_per_case,
+        dimensions={key: {g: m.case_pass_rate for g, m in sorted(groups.items())}
+                    for key, groups in sorted(metrics.dimensions.items())},
+        cases={cid: {g: StoredCount(passed=c.passed, runs=c.judged) for g, c in sorted(o.counts.items()) if c.judged}
+               for cid, o in sorted(metrics.cases.items()) if any(c.judged for c in o.counts.values())},
+        calibration=calibration,
+    )
 
 
 def from_results(document: dict[str, Any], where: str = "results.json") -> Baseline:
     """A baseline from a results.json document (the latest `gate check` output)."""
     try:
         metrics = document["metrics"]
+        cases: dict[str, dict[str, Any]] = {}
+        for cid, outcome in sorted(metrics["cases"].items()):
+            counts = outcome.get("counts")
+            if counts is None:  # results written before counts were recorded: one run per status
+                counts = {g: {"passed": int(s == "pass"), "judged": 1} for g, s in outcome["groups"].items()
+                          if s != "skipped"}
+            kept = {g: {"passed": c["passed"], "runs": c["judged"]} for g, c in sorted(counts.items()) if c["judged"]}
+            if kept:
+                cases[cid] = kept
         data = {
             "schema": SCHEMA,
             "cases_digest": document["cases_digest"],
@@ -42,7 +118,7 @@ def from_results(document: dict[str, Any], where: str = "results.json") -> Basel
                 key: {g: m.get("case_pass_rate") for g, m in sorted(value["groups"].items())}
                 for key, value in sorted(metrics["dimensions"].items())
             },
-            "cases": {cid: dict(sorted(c["groups"].items())) for cid, c in sorted(metrics["cases"].items())},
+            "cases": cases,
         }
         return Baseline.model_validate(data)
     except (KeyError, TypeError, AttributeError) as exc:
@@ -53,7 +129,7 @@ def from_results(document: dict[str, Any], where: str = "results.json") -> Basel
 
 
 def write(path: Path, baseline: Baseline) -> None:
-    write_json(path, baseline.model_dump(mode="json", by_alias=True))
+    write_json(path, baseline.model_dump(mode="json", by_alias=True, exclude_none=True))
 
 
 def load(path: Path) -> Baseline | None:
@@ -61,15 +137,18 @@ def load(path: Path) -> Baseline | None:
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise GateError(f"corrupt baseline: not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)) from None
+    except ValueError as exc:
+        raise GateError(f"corrupt baseline: {exc}", where=str(path)) from None
     except UnicodeDecodeError:
         raise GateError("corrupt baseline: not UTF-8 text", where=str(path)) from None
     except OSError as exc:
         raise GateError(f"cannot read the baseline: {exc.strerror}", where=str(path)) from None
+    v1 = isinstance(data, dict) and data.get("schema") == SCHEMA_V1
     try:
-        return Baseline.model_validate(data)
+        return _BaselineV1.model_validate(data).upgraded() if v1 else Baseline.model_validate(data)
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
         raise GateError(
@@ -78,8 +157,12 @@ def load(path: Path) -> Baseline | None:
         ) from None
 
 
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
 class Comparison(BaseModel):
-    """How this run differs from the baseline."""
+    """How this run differs from the baseline (descriptive: the decisions are made elsewhere)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -87,16 +170,25 @@ class Comparison(BaseModel):
     stale: bool = False
     other_agent: bool = False
     """The baseline was recorded with another agent identity or policy-relevant config."""
+    from_v1: bool = False
+    """The baseline is a v1 file, read as one run per case."""
     newly_failing: tuple[tuple[str, str], ...] = ()
+    """(case, group) pairs failing by majority now that passed by majority in the baseline."""
     newly_passing: tuple[tuple[str, str], ...] = ()
     dimensions: dict[str, dict[str, float | None]] = Field(default_factory=dict)
     """Baseline pass rate per dimension and group."""
+    counts: dict[str, dict[str, RunCount]] = Field(default_factory=dict)
+    """Baseline pass counts per case and group."""
+
+    def count(self, case_id: str, group: str) -> RunCount | None:
+        return self.counts.get(case_id, {}).get(group)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "present": self.present,
             "stale": self.stale,
             "other_agent": self.other_agent,
+            "from_v1": self.from_v1,
             "newly_failing": [list(pair) for pair in self.newly_failing],
             "newly_passing": [list(pair) for pair in self.newly_passing],
             "dimensions": self.dimensions,
@@ -108,50 +200,22 @@ _FAILING = (Status.FAIL, Status.ERROR)
 
 def compare(baseline: Baseline | None, metrics: Metrics, digest: str,
             identity: dict[str, Any] | None = None) -> Comparison:
-    """Newly failing / passing (case, group) pairs and the baseline's dimension rates."""
+    """Newly failing / passing (case, group) pairs, with the baseline's counts and rates."""
     if baseline is None:
         return Comparison(present=False)
     other_agent = identity is not None and bool(baseline.identity) and baseline.identity != identity
     failing, passing = [], []
     for case_id, outcome in sorted(metrics.cases.items()):
-        before = baseline.cases.get(case_id, {})
         for group, status in sorted(outcome.groups.items()):
-            was = before.get(group)
-            if was is Status.PASS and status in _FAILING:
+            before = baseline.count(case_id, group)
+            if before is None or before.rate is None:
+                continue
+            was_passing = 2 * before.passed > before.judged
+            if was_passing and status in _FAILING:
                 failing.append((case_id, group))
-            elif was in _FAILING and status is Status.PASS:
+            elif not was_passing and status is Status.PASS:
                 passing.append((case_id, group))
+    counts = {cid: {g: c.count() for g, c in groups.items()} for cid, groups in baseline.cases.items()}
     return Comparison(present=True, stale=baseline.cases_digest != digest, other_agent=other_agent,
-                      newly_failing=tuple(failing),
-                      newly_passing=tuple(passing), dimensions=baseline.dimensions)
-
-
-def findings(comparison: Comparison, metrics: Metrics, *, dimensions: bool = True) -> list[Finding]:
-    """Regressions against the baseline as findings (dimension checks off for a partial shard)."""
-    if not comparison.present:
-        return [Finding(level=Level.INFO, rule="no-baseline",
-                        message="no baseline yet: nothing to compare with — run `gate baseline update` to record one")]
-    found: list[Finding] = []
-    if comparison.stale:
-        found.append(Finding(level=Level.WARNING, rule="stale-baseline",
-                             message="the baseline was recorded on a different case set (cases_digest changed) — update it with `gate baseline update`"))
-    if comparison.other_agent:
-        found.append(Finding(level=Level.WARNING, rule="baseline-identity",
-                             message="the baseline was recorded with another agent identity or gate.yaml policy "
-                             "— the comparison may mix two agents; update it with `gate baseline update`"))
-    attribution = {cid: o.attribution for cid, o in metrics.cases.items()}
-    for case_id, group in comparison.newly_failing:
-        blame = attribution.get(case_id)
-        found.append(Finding(level=Level.ERROR, rule="regression", case_id=case_id, group=group,
-                             message=f"{case_id} ({group}) passed in the baseline and fails now"
-                             + (f" — attributed to the {blame.value}" if blame else "")))
-    if dimensions:
-        for dimension, groups in sorted(metrics.dimensions.items()):
-            for group, m in sorted(groups.items()):
-                before = comparison.dimensions.get(dimension, {}).get(group)
-                now = m.case_pass_rate
-                if before is not None and now is not None and not at_least(now, before):
-                    found.append(Finding(level=Level.ERROR, rule="dimension-regression", dimension=dimension,
-                                         group=group, value=now, threshold=before,
-                                         message=f"{dimension} ({group}): pass rate {now * 100:.1f}% fell below the baseline's {before * 100:.1f}%"))
-    return found
+                      from_v1=baseline.converted_from_v1, newly_failing=tuple(failing),
+                      newly_passing=tuple(passing), dimensions=baseline.dimensions, counts=counts)

@@ -66,7 +66,8 @@ def identity(config: GateConfig) -> dict[str, Any]:
         "identity": agent.identity,
     }
     settings = {"tags": list(config.cases.tags), "ids": list(config.cases.ids), "groups": list(config.groups),
-                "repeats": config.repeats, "thresholds": config.thresholds.model_dump(mode="json")}
+                "repeats": config.repeats, "thresholds": config.thresholds.model_dump(mode="json"),
+                "decision": config.decision.model_dump(mode="json", include={"mode", "alpha", "confirm_runs"})}
     fingerprint = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
     return {"agent": described, "config": f"sha256:{fingerprint}"}
 
@@ -91,22 +92,32 @@ def load_baseline(settings: CheckSettings) -> baseline_mod.Baseline | None:
 
 
 def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[Trajectory], *,
-                 base: baseline_mod.Baseline | None, interrupted: bool = False) -> GateReport:
+                 base: baseline_mod.Baseline | None, interrupted: bool = False,
+                 verdicts: list[RunVerdict] | None = None) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent."""
+    from gate import decision, regressions
+
     config = settings.config
-    verdicts = judge(case_set.cases, trajectories)
+    decisions_cfg = config.decision
+    verdicts = judge(case_set.cases, trajectories) if verdicts is None else verdicts
     computed = metrics_mod.compute(case_set.cases, verdicts)
     comparison = baseline_mod.compare(base, computed, case_set.digest, identity(config))
     findings: list[policy.Finding] = []
     partial = settings.shard is not None
-    consistency = consistency_json(case_set.cases, trajectories)
+    # Consistency is measured over the planned repeats: confirm reruns only weigh a regression.
+    planned = [t for t in trajectories if t.run < (config.repeats or case_set.cases[t.case_id].repeats)]
+    consistency = consistency_json(case_set.cases, planned)
     if partial:
         findings.append(policy.Finding(level=policy.Level.INFO, rule="shard",
                                        message="thresholds are enforced on the merged result (`gate merge`)"))
     else:
         measured = frozenset(metrics_mod.dimension_key(case_set.cases[cid]) for cid in (consistency or {}).get("cases", {}))
-        findings += policy.threshold_findings(computed, config.thresholds, measured)
-    findings += baseline_mod.findings(comparison, computed, dimensions=not partial)
+        findings += decision.line_findings(computed, config.thresholds, decisions_cfg, measured)
+    pairs = regressions.decide(computed, comparison, alpha=decisions_cfg.alpha, point=decisions_cfg.mode == "point")
+    findings += decision.baseline_notes(comparison)
+    findings += decision.pair_findings(pairs, computed, decisions_cfg)
+    if comparison.present and not partial:
+        findings += decision.dimension_regressions(computed, comparison, decisions_cfg)
     if consistency and not partial:
         from gate.consistency_policy import consistency_findings
 
@@ -120,7 +131,13 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
         cases=case_set.cases, digest=case_set.digest, verdicts=verdicts, metrics=computed,
         comparison=comparison, findings=findings, passed=passed, fail_on=settings.fail_on,
         consistency=consistency, identity=identity(config), shard=settings.shard, interrupted=interrupted,
+        decision=decisions_cfg, regressions=pairs, reruns=count_reruns(case_set.cases, verdicts, config.repeats),
     )
+
+
+def count_reruns(cases: dict[str, Case], verdicts: list[RunVerdict], repeats: int | None) -> int:
+    """Runs beyond each case's planned repeats: the confirm reruns of suspicious cases."""
+    return sum(1 for v in verdicts if v.run >= (repeats or cases[v.case_id].repeats))
 
 
 def write_reports(report: GateReport, out_dir: Path) -> dict[str, Path]:
@@ -141,7 +158,8 @@ def write_reports(report: GateReport, out_dir: Path) -> dict[str, Path]:
 
 
 def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
-    """Run the agent, judge, enforce and write the reports; returns the report and its files."""
+    """Run the agent, confirm suspicious failures, judge, enforce and write the reports."""
+    from gate.confirm import confirm_failures
     from gate.jobs import plan
     from gate.runner import run_jobs
 
@@ -153,11 +171,12 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
         raise GateError("the report directory is a file", where=str(settings.out_dir))
     jobs = plan(selected, config.groups, config.repeats)
     outcome = run_jobs(jobs, config.agent, root=config.resolve("."))
-    report = build_report(settings, case_set, outcome.trajectories, base=base, interrupted=outcome.interrupted)
+    trajectories, verdicts, interrupted = confirm_failures(config, case_set, base, outcome)
+    report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts)
     paths = write_reports(report, settings.out_dir)
     from gate.records import write_trajectories
 
-    write_trajectories(settings.out_dir / "trajectories.jsonl", outcome.trajectories)
+    write_trajectories(settings.out_dir / "trajectories.jsonl", trajectories)
     return report, paths
 
 

@@ -158,20 +158,37 @@ def baseline_group() -> None:
 @click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
 @click.option("--results", "results_path", default=None, help="results.json to record (default: <out_dir>/results.json).")
 @click.option("--out", "out_path", default=None, help="Baseline file to write (default: from gate.yaml).")
-def baseline_update_command(config_path: str | None, results_path: str | None, out_path: str | None) -> None:
-    """Write the baseline from the latest results (atomically)."""
+@click.option("--runs", type=int, is_flag=False, flag_value=0, default=None,
+              help="Record from N fresh runs of every case instead of the latest results "
+                   "(--runs alone: decision.baseline_runs of gate.yaml, 5 by default).")
+def baseline_update_command(config_path: str | None, results_path: str | None, out_path: str | None,
+                            runs: int | None) -> None:
+    """Write the baseline (atomically) from the latest results, or from N fresh runs."""
     from gate import baseline
     from gate.config import load_config
-    from gate.merge import read_results
 
     config = load_config(config_path)
+    target = Path(out_path) if out_path else config.resolve(config.baseline)
+    if runs is not None:
+        from gate.calibrate import describe, record
+
+        if results_path:
+            raise GateError("--runs records fresh runs; it cannot be combined with --results")
+        if runs < 0:
+            raise GateError(f"--runs must be at least 1, got {runs}")
+        made, total = record(config, runs or config.decision.baseline_runs)
+        baseline.write(target, made)
+        click.echo(describe(made.calibration or {}))
+        click.echo(f"baseline written to {target} ({total} runs)")
+        return
+    from gate.merge import read_results
+
     source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
     document = read_results(source)
     if document.get("shard"):
         raise GateError("these are one shard's results; merge the shards first (`gate merge`)", where=str(source))
     if document.get("interrupted"):
         raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
-    target = Path(out_path) if out_path else config.resolve(config.baseline)
     baseline.write(target, baseline.from_results(document, str(source)))
     click.echo(f"baseline written to {target} ({len(document.get('results', []))} runs)")
 

@@ -91,6 +91,26 @@ class Thresholds(_Strict):
         return self.per_dimension.get(dimension, {}).get("min_delta", self.min_delta)
 
 
+class DecisionConfig(_Strict):
+    """How pass rates become decisions: with their statistical evidence, or as literal point rates."""
+
+    mode: Literal["confidence", "point"] = "confidence"
+    """``confidence``: fail only when the evidence puts a rate below its line (or a case below its
+    baseline) at ``alpha``; ``point``: compare the observed rates literally, one run decides."""
+    alpha: float = Field(0.05, gt=0, lt=0.5, allow_inf_nan=False)
+    """Error rate of each decision family (two-sided intervals at 1 − alpha; Tarone–Bonferroni tests)."""
+    confirm_runs: int = Field(4, ge=0, le=50)
+    """Extra runs, at most, of a (case, group) that newly fails before it is called regressed or cleared."""
+    fail_on_inconclusive: bool = False
+    """An inconclusive decision fails the gate (release gating), instead of warning."""
+    baseline_runs: int = Field(5, ge=1, le=100)
+    """Runs per case that `gate baseline update --runs` records when no number is given."""
+    power: float = Field(0.8, gt=0, lt=1, allow_inf_nan=False)
+    """Calibration: the chance a regression of ``effect`` points should be detected with."""
+    effect: float = Field(0.3, gt=0, le=1, allow_inf_nan=False)
+    """Calibration: the drop in a case's pass rate that counts as a regression worth detecting."""
+
+
 class GateConfig(_Strict):
     """The whole gate.yaml. Relative paths are relative to the file's directory."""
 
@@ -104,6 +124,7 @@ class GateConfig(_Strict):
     thresholds: Thresholds = Field(default_factory=Thresholds)
     fail_on: Literal["error", "warning", "red-line"] = "error"
     """Lowest finding level that fails the gate."""
+    decision: DecisionConfig = Field(default_factory=DecisionConfig)
 
     _root: Path = Path(".")
 

@@ -22,15 +22,16 @@ class Job:
         return (self.case.id, self.group, self.run)
 
 
-def plan(cases: Iterable[Case], groups: Sequence[str], repeats: int | None = None) -> list[Job]:
-    """Jobs for every runnable case × configured group it defines × repeat, in key order."""
+def plan(cases: Iterable[Case], groups: Sequence[str], repeats: int | None = None, times: int = 1) -> list[Job]:
+    """Jobs for every runnable case × configured group it defines × repeat, in key order;
+    ``times`` repeats the whole plan (a baseline recorded from several runs)."""
     jobs = [
         Job(case, group, run)
         for case in cases
         if case.runnable
         for group in groups
         if group in case.groups
-        for run in range(repeats or case.repeats)
+        for run in range((repeats or case.repeats) * times)
     ]
     return sorted(jobs, key=lambda job: job.key)
 

@@ -23,8 +23,30 @@ def _rate(numerator: int, denominator: int) -> float | None:
     return round(numerator / denominator, 4) if denominator else None
 
 
+class RunCount(BaseModel):
+    """Passing runs out of judged runs of one (case, group); skipped runs are not judged."""
+
+    model_config = ConfigDict(frozen=True)
+
+    passed: int = 0
+    judged: int = 0
+
+    @property
+    def rate(self) -> float | None:
+        return self.passed / self.judged if self.judged else None
+
+    def shown(self) -> str:
+        """"2 of 3 runs" — the count a reviewer reads to tell flaky from broken."""
+        return f"{self.passed} of {self.judged} run{'s' if self.judged != 1 else ''}"
+
+
 class GroupMetrics(BaseModel):
-    """Counts and rates of one group over a set of runs. Agent errors count as judged, not passed."""
+    """Counts and rates of one group over a set of runs. Agent errors count as judged, not passed.
+
+    The case pass rate is the mean over cases of each case's pass rate, so every case weighs the
+    same however often it ran (confirm reruns add runs to a few cases only); with the same number of
+    runs per case it is passing runs / judged runs.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -35,48 +57,87 @@ class GroupMetrics(BaseModel):
     skipped: int = 0
     constraints_passed: int = 0
     constraints_judged: int = 0
+    case_counts: tuple[tuple[int, int], ...] = ()
+    """(passed, judged) runs of each judged case, in case id order."""
 
     @property
     def judged(self) -> int:
         return self.passed + self.failed + self.errors
 
     @property
+    def cases_judged(self) -> int:
+        return len(self.case_counts)
+
+    @property
     def case_pass_rate(self) -> float | None:
-        """Passing runs / judged runs; None when nothing was judged."""
-        return _rate(self.passed, self.judged)
+        """Mean of the judged cases' pass rates; None when nothing was judged."""
+        return round(self.exact_rate, 4) if self.case_counts else None
+
+    @property
+    def exact_rate(self) -> float:
+        return sum(p / j for p, j in self.case_counts) / len(self.case_counts) if self.case_counts else 0.0
+
+    @property
+    def effective_runs(self) -> float:
+        """The runs behind the mean, weighted so each case counts once: n² / Σ 1/runsᵢ (the total
+        number of runs when every case ran equally often)."""
+        n = len(self.case_counts)
+        return n * n / sum(1 / j for _, j in self.case_counts) if n else 0.0
 
     @property
     def constraint_follow_rate(self) -> float | None:
         return _rate(self.constraints_passed, self.constraints_judged)
 
-    def add(self, verdict: RunVerdict) -> GroupMetrics:
-        judged = [c for c in verdict.constraints if c.status is not Status.SKIPPED]
-        return GroupMetrics(
-            runs=self.runs + 1,
-            passed=self.passed + (verdict.status is Status.PASS),
-            failed=self.failed + (verdict.status is Status.FAIL),
-            errors=self.errors + (verdict.status is Status.ERROR),
-            skipped=self.skipped + (verdict.status is Status.SKIPPED),
-            constraints_passed=self.constraints_passed + sum(c.status is Status.PASS for c in judged),
-            constraints_judged=self.constraints_judged + len(judged),
-        )
+    def interval(self, confidence: float) -> tuple[float, float] | None:
+        """Wilson interval of the case pass rate over the effective runs. The golden cases are a
+        fixed set, so the uncertainty is the agent's run-to-run randomness; the binomial variance
+        bounds that of cases with different rates, so the interval errs on the wide side."""
+        from gate.stats import wilson_interval
+
+        if not self.case_counts:
+            return None
+        n = self.effective_runs
+        low, high = wilson_interval(self.exact_rate * n, n, confidence)
+        return round(low, 4), round(high, 4)
 
     def as_json(self) -> dict[str, object]:
+        data = self.model_dump(exclude={"case_counts"})
         return {
-            **self.model_dump(),
+            **data,
             "judged": self.judged,
+            "cases": self.cases_judged,
             "case_pass_rate": self.case_pass_rate,
             "constraint_follow_rate": self.constraint_follow_rate,
         }
 
 
+def _group_metrics(outcomes: list[tuple[RunCount, list[RunVerdict]]]) -> GroupMetrics:
+    counts = {"runs": 0, "passed": 0, "failed": 0, "errors": 0, "skipped": 0,
+              "constraints_passed": 0, "constraints_judged": 0}
+    judged_cases = []
+    for count, verdicts in outcomes:
+        for verdict in verdicts:
+            judged = [c for c in verdict.constraints if c.status is not Status.SKIPPED]
+            counts["runs"] += 1
+            counts["passed"] += verdict.status is Status.PASS
+            counts["failed"] += verdict.status is Status.FAIL
+            counts["errors"] += verdict.status is Status.ERROR
+            counts["skipped"] += verdict.status is Status.SKIPPED
+            counts["constraints_passed"] += sum(c.status is Status.PASS for c in judged)
+            counts["constraints_judged"] += len(judged)
+        if count.judged:
+            judged_cases.append((count.passed, count.judged))
+    return GroupMetrics(**counts, case_counts=tuple(judged_cases))
+
+
 class CaseOutcome(BaseModel):
-    """One case over its runs: status per group (pass only if every judged run passed)."""
+    """One case over its runs: per group the pass count and a status by majority of the runs."""
 
     model_config = ConfigDict(frozen=True)
 
     case_id: str
     groups: dict[str, Status]
+    counts: dict[str, RunCount] = {}
     attribution: Attribution | None = None
 
 
@@ -85,13 +146,23 @@ def dimension_key(case: Case) -> str:
     return f"{case.suite}/{case.dimension}"
 
 
-def case_status(verdicts: Iterable[RunVerdict]) -> Status:
-    """A case-group's status over its runs: fail if any run failed, error if any errored, …"""
+def count_runs(verdicts: Iterable[RunVerdict]) -> RunCount:
     statuses = [v.status for v in verdicts]
-    for status in (Status.FAIL, Status.ERROR, Status.PASS):
-        if status in statuses:
-            return status
-    return Status.SKIPPED
+    return RunCount(passed=statuses.count(Status.PASS),
+                    judged=sum(s is not Status.SKIPPED for s in statuses))
+
+
+def case_status(verdicts: Iterable[RunVerdict]) -> Status:
+    """A case-group's status over its runs: pass when most judged runs passed (one bad run of
+    several does not fail a case: the article's majority vote); otherwise fail, or error when no
+    run failed outright; skipped when nothing was judged."""
+    statuses = [v.status for v in verdicts]
+    judged = [s for s in statuses if s is not Status.SKIPPED]
+    if not judged:
+        return Status.SKIPPED
+    if 2 * judged.count(Status.PASS) > len(judged):
+        return Status.PASS
+    return Status.FAIL if Status.FAIL in judged else Status.ERROR
 
 
 def attribute(groups: dict[str, Status]) -> Attribution | None:
@@ -114,6 +185,8 @@ class Metrics(BaseModel):
     skill_explicit: dict[str, GroupMetrics]
     overall: dict[str, GroupMetrics]
     cases: dict[str, CaseOutcome]
+    case_dimension: dict[str, str] = {}
+    """Each judged case's dimension key (B3/QC)."""
 
     def delta(self, dimension: str) -> float | None:
         """B − A case pass rate of a dimension, when both were judged."""
@@ -135,6 +208,7 @@ class Metrics(BaseModel):
             "overall": {g: m.as_json() for g, m in sorted(self.overall.items())},
             "cases": {
                 cid: {"groups": {g: str(s) for g, s in sorted(o.groups.items())},
+                      "counts": {g: c.model_dump() for g, c in sorted(o.counts.items())},
                       "attribution": o.attribution.value if o.attribution else None}
                 for cid, o in sorted(self.cases.items())
             },
@@ -143,25 +217,29 @@ class Metrics(BaseModel):
 
 def compute(cases: dict[str, Case], verdicts: Iterable[RunVerdict]) -> Metrics:
     """Aggregate run verdicts of known cases into :class:`Metrics`."""
-    dimensions: dict[str, dict[str, GroupMetrics]] = defaultdict(lambda: defaultdict(GroupMetrics))
-    explicit: dict[str, GroupMetrics] = defaultdict(GroupMetrics)
-    overall: dict[str, GroupMetrics] = defaultdict(GroupMetrics)
     by_case: dict[str, dict[str, list[RunVerdict]]] = defaultdict(lambda: defaultdict(list))
     for verdict in verdicts:
-        case = cases[verdict.case_id]
-        key, group = dimension_key(case), verdict.group
-        dimensions[key][group] = dimensions[key][group].add(verdict)
-        overall[group] = overall[group].add(verdict)
-        if case.skill_explicit:
-            explicit[group] = explicit[group].add(verdict)
-        by_case[case.id][group].append(verdict)
+        by_case[verdict.case_id][verdict.group].append(verdict)
+    dimensions: dict[str, dict[str, list[tuple[RunCount, list[RunVerdict]]]]] = defaultdict(lambda: defaultdict(list))
+    explicit: dict[str, list[tuple[RunCount, list[RunVerdict]]]] = defaultdict(list)
+    overall: dict[str, list[tuple[RunCount, list[RunVerdict]]]] = defaultdict(list)
     outcomes = {}
-    for case_id, groups in by_case.items():
-        statuses = {g: case_status(vs) for g, vs in groups.items()}
-        outcomes[case_id] = CaseOutcome(case_id=case_id, groups=statuses, attribution=attribute(statuses))
+    for case_id in sorted(by_case):
+        case, groups = cases[case_id], by_case[case_id]
+        counts = {g: count_runs(vs) for g, vs in sorted(groups.items())}
+        for group, runs in sorted(groups.items()):
+            entry = (counts[group], runs)
+            dimensions[dimension_key(case)][group].append(entry)
+            overall[group].append(entry)
+            if case.skill_explicit:
+                explicit[group].append(entry)
+        statuses = {g: case_status(vs) for g, vs in sorted(groups.items())}
+        outcomes[case_id] = CaseOutcome(case_id=case_id, groups=statuses, counts=counts,
+                                        attribution=attribute(statuses))
     return Metrics(
-        dimensions={k: dict(v) for k, v in dimensions.items()},
-        skill_explicit=dict(explicit),
-        overall=dict(overall),
+        dimensions={k: {g: _group_metrics(e) for g, e in v.items()} for k, v in dimensions.items()},
+        skill_explicit={g: _group_metrics(e) for g, e in explicit.items()},
+        overall={g: _group_metrics(e) for g, e in overall.items()},
         cases=outcomes,
+        case_dimension={cid: dimension_key(cases[cid]) for cid in outcomes},
     )

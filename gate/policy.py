@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -38,6 +39,12 @@ class Finding(BaseModel):
     case_id: str | None = None
     value: float | None = None
     threshold: float | None = None
+    outcome: Literal["fail", "inconclusive"] | None = None
+    """Set on decisions made with evidence: a failed line or test, or one the evidence cannot settle."""
+    interval: tuple[float, float] | None = None
+    """The confidence interval behind ``value`` (rates and B − A), when there is one."""
+    p_value: float | None = None
+    """The test's p-value (regressions), when there is one."""
 
     def as_json(self) -> dict[str, object]:
         return self.model_dump(mode="json")

@@ -1,4 +1,4 @@
-"""Baseline: regressions, newly passing cases, stale digests, a corrupt or missing file."""
+"""Baseline: v2 counts, v1 still read, comparisons, stale digests, a corrupt or missing file."""
 
 from __future__ import annotations
 
@@ -7,23 +7,32 @@ from pathlib import Path
 
 import pytest
 
-from gate import baseline
+from gate import baseline, decision
+from gate.config import DecisionConfig
 from gate.errors import GateError
-from gate.metrics import CaseOutcome, GroupMetrics, Metrics
+from gate.metrics import CaseOutcome, GroupMetrics, Metrics, RunCount
 from gate.verdict import Status
+
+POINT = DecisionConfig(mode="point")
 
 
 def metrics(cases: dict[str, dict[str, Status]], rates: dict[str, tuple[int, int]]) -> Metrics:
-    dims = {"B3/QC": {g: GroupMetrics(runs=n, passed=p, failed=n - p) for g, (p, n) in rates.items()}}
-    return Metrics(dimensions=dims, skill_explicit={}, overall={},
-                   cases={cid: CaseOutcome(case_id=cid, groups=groups) for cid, groups in cases.items()})
+    """One run per case and group: a passing status is 1 of 1, any other 0 of 1."""
+    dims = {"B3/QC": {g: GroupMetrics(runs=n, passed=p, failed=n - p, case_counts=((1, 1),) * p + ((0, 1),) * (n - p))
+                      for g, (p, n) in rates.items()}}
+    outcomes = {cid: CaseOutcome(case_id=cid, groups=groups,
+                                 counts={g: RunCount(passed=int(s is Status.PASS), judged=1) for g, s in groups.items()})
+                for cid, groups in cases.items()}
+    return Metrics(dimensions=dims, skill_explicit={}, overall={}, cases=outcomes,
+                   case_dimension={cid: "B3/QC" for cid in cases})
 
 
 def recorded(digest: str = "sha256:x") -> baseline.Baseline:
     return baseline.Baseline.model_validate({
-        "schema": "gate.baseline/v1", "cases_digest": digest,
+        "schema": "gate.baseline/v2", "cases_digest": digest,
         "dimensions": {"B3/QC": {"A": 1.0, "B": 0.5}},
-        "cases": {"B3-QC-01": {"A": "pass", "B": "pass"}, "B3-QC-02": {"A": "pass", "B": "fail"}},
+        "cases": {"B3-QC-01": {"A": {"passed": 5, "runs": 5}, "B": {"passed": 5, "runs": 5}},
+                  "B3-QC-02": {"A": {"passed": 5, "runs": 5}, "B": {"passed": 0, "runs": 5}}},
     })
 
 
@@ -34,41 +43,63 @@ def test_newly_failing_and_newly_passing() -> None:
     assert comparison.newly_failing == (("B3-QC-01", "B"),)
     assert comparison.newly_passing == (("B3-QC-02", "B"),)
     assert not comparison.stale
-    rules = [(f.rule, f.case_id) for f in baseline.findings(comparison, now)]
-    assert rules == [("regression", "B3-QC-01")]
+    assert comparison.count("B3-QC-01", "B") == RunCount(passed=5, judged=5)
 
 
-def test_an_agent_error_where_the_baseline_passed_is_a_regression() -> None:
+def test_an_agent_error_where_the_baseline_passed_is_newly_failing() -> None:
     now = metrics({"B3-QC-01": {"A": Status.ERROR, "B": Status.PASS}}, {"A": (1, 2), "B": (1, 2)})
     comparison = baseline.compare(recorded(), now, "sha256:x")
     assert comparison.newly_failing == (("B3-QC-01", "A"),)
 
 
-def test_dimension_below_its_baseline_is_a_regression_but_equal_is_not() -> None:
+def test_point_mode_dimension_below_its_baseline_is_a_regression_but_equal_is_not() -> None:
     now = metrics({}, {"A": (1, 2), "B": (1, 2)})
-    found = baseline.findings(baseline.compare(recorded(), now, "sha256:x"), now)
+    found = decision.dimension_regressions(now, baseline.compare(recorded(), now, "sha256:x"), POINT)
     assert [(f.rule, f.group) for f in found] == [("dimension-regression", "A")]
     assert found[0].value == 0.5 and found[0].threshold == 1.0
-    assert baseline.findings(baseline.compare(recorded(), now, "sha256:x"), now, dimensions=False) == []
 
 
 def test_stale_baseline_is_reported() -> None:
     now = metrics({}, {"A": (2, 2), "B": (1, 2)})
-    found = baseline.findings(baseline.compare(recorded("sha256:old"), now, "sha256:new"), now)
+    found = decision.baseline_notes(baseline.compare(recorded("sha256:old"), now, "sha256:new"))
     assert [(f.level.value, f.rule) for f in found] == [("warning", "stale-baseline")]
 
 
 def test_missing_baseline_is_a_first_run_note(tmp_path: Path) -> None:
     assert baseline.load(tmp_path / "none.json") is None
     now = metrics({}, {"A": (2, 2)})
-    found = baseline.findings(baseline.compare(None, now, "sha256:x"), now)
+    found = decision.baseline_notes(baseline.compare(None, now, "sha256:x"))
     assert [(f.level.value, f.rule) for f in found] == [("info", "no-baseline")]
+
+
+def test_a_v1_baseline_loads_as_one_run_per_case_with_a_note(tmp_path: Path) -> None:
+    path = tmp_path / "main.json"
+    path.write_text(json.dumps({
+        "schema": "gate.baseline/v1", "cases_digest": "sha256:x", "dimensions": {"B3/QC": {"A": 1.0}},
+        "cases": {"B3-QC-01": {"A": "pass", "B": "fail"}, "B3-MM-01": {"A": "skipped"}}}), encoding="utf-8")
+    loaded = baseline.load(path)
+    assert loaded is not None and loaded.converted_from_v1
+    assert loaded.count("B3-QC-01", "A") == RunCount(passed=1, judged=1)
+    assert loaded.count("B3-QC-01", "B") == RunCount(passed=0, judged=1)
+    assert loaded.count("B3-MM-01", "A") is None  # a skipped case was never judged
+    comparison = baseline.compare(loaded, metrics({}, {"A": (1, 1)}), "sha256:x")
+    assert [f.rule for f in decision.baseline_notes(comparison)] == ["baseline-v1"]
+    baseline.write(tmp_path / "v2.json", loaded)
+    assert json.loads((tmp_path / "v2.json").read_text())["schema"] == "gate.baseline/v2"
 
 
 @pytest.mark.parametrize(("content", "message"), [
     ("{not json", "corrupt baseline: not valid JSON (Expecting property name enclosed in double quotes, line 1)"),
-    ('{"schema": "gate.baseline/v1"}', "corrupt baseline: cases_digest: Field required — regenerate it with `gate baseline update`"),
-    ('{"schema": "other", "cases_digest": "", "dimensions": {}, "cases": {}}', "corrupt baseline: schema: String should match pattern '^gate\\.baseline/v1$' — regenerate it with `gate baseline update`"),
+    ('{"schema": "gate.baseline/v2"}', "corrupt baseline: cases_digest: Field required — regenerate it with `gate baseline update`"),
+    ('{"schema": "other", "cases_digest": "", "dimensions": {}, "cases": {}}', "corrupt baseline: schema: String should match pattern '^gate\\.baseline/v2$' — regenerate it with `gate baseline update`"),
+    ('{"schema": "gate.baseline/v2", "cases_digest": "", "dimensions": {"B3/QC": {"A": 1.5}}, "cases": {}}',
+     "corrupt baseline: dimensions.B3/QC.A: Input should be less than or equal to 1 — regenerate it with `gate baseline update`"),
+    ('{"schema": "gate.baseline/v2", "cases_digest": "", "dimensions": {"B3/QC": {"A": NaN}}, "cases": {}}',
+     "corrupt baseline: NaN is not a number JSON allows"),
+    ('{"schema": "gate.baseline/v2", "cases_digest": "", "dimensions": {}, "cases": {"X": {"A": {"passed": 6, "runs": 5}}}}',
+     "corrupt baseline: cases.X.A: Value error, passed (6) exceeds runs (5) — regenerate it with `gate baseline update`"),
+    ('{"schema": "gate.baseline/v2", "cases_digest": "", "dimensions": {}, "cases": {"X": {"A": {"passed": -1, "runs": 5}}}}',
+     "corrupt baseline: cases.X.A.passed: Input should be greater than or equal to 0 — regenerate it with `gate baseline update`"),
 ])
 def test_corrupt_baseline_names_file_and_problem(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "main.json"
@@ -81,13 +112,17 @@ def test_corrupt_baseline_names_file_and_problem(tmp_path: Path, content: str, m
 def test_round_trip_is_deterministic(tmp_path: Path) -> None:
     document = {"cases_digest": "sha256:x", "identity": {"agent": "demo"},
                 "metrics": {"dimensions": {"B3/QC": {"groups": {"B": {"case_pass_rate": 0.5}, "A": {"case_pass_rate": 1.0}}}},
-                            "cases": {"B3-QC-02": {"groups": {"A": "pass"}}, "B3-QC-01": {"groups": {"B": "fail", "A": "pass"}}}}}
+                            "cases": {"B3-QC-02": {"groups": {"A": "pass"}, "counts": {"A": {"passed": 3, "judged": 5}}},
+                                      "B3-QC-01": {"groups": {"B": "fail", "A": "pass"}}}}}
     first, second = tmp_path / "a.json", tmp_path / "b.json"
     baseline.write(first, baseline.from_results(document))
     baseline.write(second, baseline.from_results(json.loads(json.dumps(document))))
     assert first.read_bytes() == second.read_bytes()
     assert baseline.load(first) == baseline.from_results(document)
-    assert list(json.loads(first.read_text())["cases"]) == ["B3-QC-01", "B3-QC-02"]
+    stored = json.loads(first.read_text())
+    assert list(stored["cases"]) == ["B3-QC-01", "B3-QC-02"]
+    assert stored["cases"]["B3-QC-02"] == {"A": {"passed": 3, "runs": 5}}  # counts kept as recorded
+    assert stored["cases"]["B3-QC-01"] == {"A": {"passed": 1, "runs": 1}, "B": {"passed": 0, "runs": 1}}
 
 
 def test_a_baseline_of_another_agent_is_flagged() -> None:
@@ -95,5 +130,5 @@ def test_a_baseline_of_another_agent_is_flagged() -> None:
     now = metrics({}, {"A": (2, 2), "B": (1, 2)})
     comparison = baseline.compare(base, now, "sha256:x", {"agent": {"identity": "v2"}})
     assert comparison.other_agent
-    assert [f.rule for f in baseline.findings(comparison, now)] == ["baseline-identity"]
+    assert [f.rule for f in decision.baseline_notes(comparison)] == ["baseline-identity"]
     assert not baseline.compare(base, now, "sha256:x", {"agent": {"identity": "v1"}}).other_agent

@@ -85,7 +85,8 @@ def test_first_run_passes_and_records_a_baseline(project: Path) -> None:
     code, out, _ = invoke("baseline", "update")
     assert code == 0 and "baseline written to" in out
     stored = json.loads((project / "baselines" / "main.json").read_text(encoding="utf-8"))
-    assert stored["cases"]["B3-QC-01"] == {"A": "pass", "B": "pass"}
+    assert stored["schema"] == "gate.baseline/v2"
+    assert stored["cases"]["B3-QC-01"] == {"A": {"passed": 1, "runs": 1}, "B": {"passed": 1, "runs": 1}}
 
 
 def test_reruns_give_identical_reports(project: Path) -> None:
@@ -100,20 +101,46 @@ def test_reruns_give_identical_reports(project: Path) -> None:
 
 
 def test_a_regression_fails_the_gate_and_is_named(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert invoke("check")[0] == 0
-    invoke("baseline", "update")
+    code, out, _ = invoke("baseline", "update", "--runs", "5")
+    assert code == 0 and "8 (case, group) pairs always pass, 0 always fail, 0 flaky over 5 runs per case" in out
     monkeypatch.setenv("BREAK", "B3-QC-01")
     monkeypatch.setenv("BREAK_GROUPS", "B")
     code, out, _ = invoke("check")
     assert code == 1
-    assert "B3-QC-01 (B) passed in the baseline and fails now — attributed to the skill" in out
+    # the first failure is confirmed by reruns that fail too: 1 + 2 runs reach Fisher's p ≤ alpha
+    assert ("[error] B3-QC-01 (B): passes 0 of 2 runs now, 5 of 5 in the baseline "
+            "(Fisher p = 0.0476 ≤ 0.05) — attributed to the skill") in out
     comment = (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
     assert "**B3-QC-01** [B]" in comment.split("Newly failing cases")[1]
     junit = (project / "gate-results" / "junit.xml").read_text(encoding="utf-8")
     assert 'name="B3-QC-01 [B] run 0"' in junit and "4 items found" in junit
 
 
+def point_mode(project: Path) -> None:
+    """The literal point-estimate rule: one run of two cases is enough to decide a line."""
+    config = json.loads((project / "gate.yaml").read_text(encoding="utf-8"))
+    (project / "gate.yaml").write_text(json.dumps({**config, "decision": {"mode": "point"}}), encoding="utf-8")
+
+
+def test_a_thin_baseline_makes_a_regression_inconclusive_not_a_failure(project: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert invoke("check")[0] == 0
+    invoke("baseline", "update")  # one run per case: it cannot tell a regression from a flake
+    monkeypatch.setenv("BREAK", "B3-QC-01")
+    monkeypatch.setenv("BREAK_GROUPS", "B")
+    code, out, _ = invoke("check")
+    assert code == 0
+    assert ("[warning] B3-QC-01 (B): passes 0 of 1 run now, 1 of 1 in the baseline (Fisher p = 0.5) — "
+            "inconclusive: record the baseline from more runs (`gate baseline update --runs 5`) to decide it") in out
+    point_mode(project)
+    code, out, _ = invoke("check")
+    assert code == 1
+    assert ("B3-QC-01 (B) passed in the baseline and fails now (passes 0 of 1 run now, 1 of 1 in the baseline)"
+            " — attributed to the skill") in out
+
+
 def test_fail_on_red_line_lets_ordinary_errors_through(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    point_mode(project)
     monkeypatch.setenv("BREAK", "B3-QC-01")
     monkeypatch.setenv("BREAK_GROUPS", "B")
     assert invoke("check")[0] == 1  # QC: B − A = −50 points → a red line
@@ -139,6 +166,7 @@ def test_bad_config_names_file_line_and_field(project: Path) -> None:
 
 
 def test_shards_merge_to_the_unsharded_verdicts(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    point_mode(project)
     monkeypatch.setenv("BREAK", "B3-FC-02")
     monkeypatch.setenv("BREAK_GROUPS", "B")
     whole_code, _, _ = invoke("check", "--out-dir", "whole")

@@ -44,7 +44,8 @@ def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, mon
     monkeypatch.setenv("GATE_DEMO_BREAK", "B3-PC-01")
     code, out = check(tmp_path)
     assert code == 1
-    assert "B3-PC-01 (A) passed in the baseline and fails now" in out
+    # confirmed by its reruns: the deterministic break fails every one of them
+    assert "[error] B3-PC-01 (A): passes 0 of 4 runs now, 5 of 5 in the baseline" in out
     comment = (tmp_path / "comment.md").read_text(encoding="utf-8")
     assert "**B3-PC-01** [A]" in comment.split("Newly failing cases")[1]
     junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")

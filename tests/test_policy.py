@@ -10,7 +10,9 @@ from gate.policy import Level, dimension_findings, gate_passed, skill_explicit_f
 
 
 def group(passed: int, judged: int) -> GroupMetrics:
-    return GroupMetrics(runs=judged, passed=passed, failed=judged - passed)
+    """One run for each of ``judged`` cases, ``passed`` of them passing."""
+    return GroupMetrics(runs=judged, passed=passed, failed=judged - passed,
+                        case_counts=((1, 1),) * passed + ((0, 1),) * (judged - passed))
 
 
 def rules(findings: list) -> list[tuple[str, str]]:

@@ -33,10 +33,10 @@ def _pts(value: float | None) -> str:
     return "—" if value is None else f"{value * 100:+.1f}"
 
 
-def _cell(m: GroupMetrics | None) -> str:
-    if m is None or m.judged == 0:
-        return "—"
-    return f"{_pct(m.case_pass_rate)} ({m.passed}/{m.judged})"
+def _cell(report: GateReport, m: GroupMetrics | None) -> str:
+    from gate.decision import cell
+
+    return cell(m, 1 - report.decision.alpha)
 
 
 def verdict_line(report: GateReport) -> str:
@@ -58,13 +58,13 @@ def dimension_table(report: GateReport) -> list[str]:
             before = base.get(group)
             changes.append(_pts(now - before) if now is not None and before is not None else "—")
         lines.append(
-            f"| {dimension} | {_cell(groups.get('A'))} | {_cell(groups.get('B'))} | "
+            f"| {dimension} | {_cell(report, groups.get('A'))} | {_cell(report, groups.get('B'))} | "
             f"{_pts(report.metrics.delta(dimension))} | {_pct(base.get('A'))} / {_pct(base.get('B'))} | "
             f"{changes[0]} / {changes[1]} |"
         )
     explicit = report.metrics.skill_explicit.get("B")
     if explicit is not None and explicit.judged:
-        lines.append(f"| skill-explicit cases | — | {_cell(explicit)} | — | — | — |")
+        lines.append(f"| skill-explicit cases | — | {_cell(report, explicit)} | — | — | — |")
     return lines
 
 
@@ -82,8 +82,14 @@ def _failing_lines(verdict: RunVerdict) -> list[str]:
 
 
 def newly_failing_section(report: GateReport) -> list[str]:
-    pairs = report.comparison.newly_failing
-    if not pairs:
+    """Regressions with their evidence: confirmed, inconclusive, then the flakes reruns cleared."""
+    from gate.regressions import PairOutcome
+
+    decided = {(d.case_id, d.group): d for d in report.regressions}
+    pairs = sorted(set(report.comparison.newly_failing)
+                   | {k for k, d in decided.items() if d.outcome is not PairOutcome.CLEARED})
+    cleared = [d for d in report.regressions if d.outcome is PairOutcome.CLEARED]
+    if not pairs and not cleared:
         return []
     by_key = {(v.case_id, v.group): v for v in sort_verdicts(report.verdicts)
               if v.status in (Status.FAIL, Status.ERROR)}
@@ -92,10 +98,18 @@ def newly_failing_section(report: GateReport) -> list[str]:
         outcome = report.metrics.cases.get(case_id)
         blame = outcome.attribution.value if outcome and outcome.attribution else "—"
         title = report.cases[case_id].title if case_id in report.cases else ""
-        lines.append(f"- **{case_id}** [{group}] {inline(title, 60)} — attributed to: **{blame}**")
+        d = decided.get((case_id, group))
+        label = {PairOutcome.REGRESSED: "regressed", PairOutcome.INCONCLUSIVE: "inconclusive"}.get(
+            d.outcome, "cleared") if d else "fails"
+        evidence = (f" · {d.now.shown()} pass (baseline {d.baseline.passed} of {d.baseline.judged})"
+                    + (f", p = {d.p_value:.3g}" if d.p_value is not None else "")) if d else ""
+        lines.append(f"- **{case_id}** [{group}] {inline(title, 60)} — **{label}**{evidence} — attributed to: **{blame}**")
         verdict = by_key.get((case_id, group))
         if verdict is not None:
             lines += _failing_lines(verdict)
+    if cleared:
+        shown = ", ".join(f"**{d.case_id}** [{d.group}] {d.now.shown()}" for d in cleared)
+        lines += ["", f"Flaky, within the baseline's noise — not regressed ({len(cleared)}): {shown}"]
     return [*lines, "", "</details>"]
 
 
@@ -131,7 +145,12 @@ def footer(report: GateReport) -> list[str]:
     total = len(report.verdicts)
     stale = " · ⚠️ baseline is stale" if report.comparison.stale else ""
     base = "compared with the committed baseline" if report.comparison.present else "no baseline yet"
-    return [f"<sub>{total} case runs judged by rule checkers · {base}{stale} · cases {report.digest[:19]}</sub>"]
+    reruns = f" ({report.reruns} confirm reruns)" if report.reruns else ""
+    mode = report.decision.mode
+    decided = f"decisions: {mode}" + (f", α = {report.decision.alpha:g}, rates with {(1 - report.decision.alpha) * 100:g}% intervals"
+                                      if mode == "confidence" else "")
+    return [f"<sub>{total} case runs judged by rule checkers{reruns} · {decided} · {base}{stale} · "
+            f"cases {report.digest[:19]}</sub>"]
 
 
 def render(report: GateReport, *, with_marker: bool = True) -> str:

@@ -7,8 +7,10 @@ from typing import Any
 
 from gate.baseline import Comparison
 from gate.case import Case
+from gate.config import DecisionConfig
 from gate.metrics import Metrics
 from gate.policy import Finding
+from gate.regressions import PairDecision
 from gate.results import results_document
 from gate.verdict import RunVerdict
 
@@ -29,6 +31,11 @@ class GateReport:
     identity: dict[str, Any] = field(default_factory=dict)
     shard: tuple[int, int] | None = None
     interrupted: bool = False
+    decision: DecisionConfig = field(default_factory=DecisionConfig)
+    regressions: list[PairDecision] = field(default_factory=list)
+    """Decisions on the (case, group) pairs that fail now where the baseline passed."""
+    reruns: int = 0
+    """Confirm reruns among the verdicts."""
 
     def document(self) -> dict[str, Any]:
         """results.json (contract keys plus the baseline comparison, identity and shard)."""
@@ -39,6 +46,10 @@ class GateReport:
             "shard": {"k": self.shard[0], "n": self.shard[1]} if self.shard else None,
             "interrupted": self.interrupted,
             "consistency": self.consistency,
+            "decision": {**self.decision.model_dump(mode="json", include={"mode", "alpha", "confirm_runs",
+                                                                           "fail_on_inconclusive"}),
+                         "reruns": self.reruns,
+                         "regressions": [d.as_json() for d in self.regressions]},
         }
         return results_document(
             cases_digest=self.digest,

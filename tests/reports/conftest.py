@@ -61,19 +61,22 @@ def case_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return Path("cases")
 
 
-def trajectories(answers: dict[tuple[str, str], str], runs: int = 1) -> list[Trajectory]:
+def trajectories(answers: dict[tuple[str, str], str], runs: int = 1,
+                 reruns: dict[tuple[str, str], int] | None = None) -> list[Trajectory]:
+    """``runs`` runs of every answer, and more (confirm reruns) for the pairs in ``reruns``."""
     return [Trajectory(case_id=c, group=g, run=r, final_answer=a, metadata={"latency_ms": 1234})
-            for (c, g), a in sorted(answers.items()) for r in range(runs)]
+            for (c, g), a in sorted(answers.items()) for r in range(runs + (reruns or {}).get((c, g), 0))]
 
 
 def make_report(case_dir: Path, answers: dict[tuple[str, str], str], tmp_path: Path,
-                baseline: dict | None = None, runs: int = 1) -> GateReport:
+                baseline: dict | None = None, runs: int = 1,
+                reruns: dict[tuple[str, str], int] | None = None) -> GateReport:
     case_set = load_cases(case_dir)
     base_path = tmp_path / "baseline.json"
     if baseline is not None:
         base_path.write_text(json.dumps(baseline), encoding="utf-8")
     settings = CheckSettings(config=GateConfig(), baseline=base_path, out_dir=tmp_path / "out")
-    return build_report(settings, case_set, trajectories(answers, runs), base=load_baseline(settings))
+    return build_report(settings, case_set, trajectories(answers, runs, reruns), base=load_baseline(settings))
 
 
 @pytest.fixture
@@ -86,7 +89,8 @@ def report_factory(case_dir: Path, tmp_path: Path) -> Callable[..., GateReport]:
 
 @pytest.fixture
 def mixed_report(case_dir: Path, tmp_path: Path) -> GateReport:
-    """QC-01 regressed in B (the skill), PC-01 fails in both groups with hostile agent output."""
+    """QC-01 regressed in B (the skill; its reruns fail too), PC-01 fails in both groups with hostile
+    agent output, as it did in the baseline."""
     answers = {
         ("B3-PC-01", "A"): HOSTILE, ("B3-PC-01", "B"): HOSTILE,
         ("B3-QC-01", "A"): GOOD, ("B3-QC-01", "B"): FOUR,
@@ -94,9 +98,9 @@ def mixed_report(case_dir: Path, tmp_path: Path) -> GateReport:
     }
     case_set = load_cases(case_dir)
     baseline = {
-        "schema": "gate.baseline/v1", "cases_digest": case_set.digest, "identity": {},
+        "schema": "gate.baseline/v2", "cases_digest": case_set.digest, "identity": {},
         "dimensions": {"B3/PC": {"A": 0.0, "B": 0.0}, "B3/QC": {"A": 1.0, "B": 1.0}},
-        "cases": {"B3-PC-01": {"A": "fail", "B": "fail"}, "B3-QC-01": {"A": "pass", "B": "pass"},
-                  "B3-QC-02": {"A": "pass", "B": "pass"}},
+        "cases": {cid: {g: {"passed": 0 if cid == "B3-PC-01" else 5, "runs": 5} for g in "AB"}
+                  for cid in ("B3-PC-01", "B3-QC-01", "B3-QC-02")},
     }
-    return make_report(case_dir, answers, tmp_path, baseline)
+    return make_report(case_dir, answers, tmp_path, baseline, reruns={("B3-QC-01", "B"): 3})

@@ -1,0 +1,52 @@
+"""Confirm reruns: a (case, group) that newly fails is run again until its test decides.
+
+Only suspects cost extra calls: pairs that fail now where the baseline passed, and whose exact test
+more runs could still settle (:func:`gate.regressions.still_open`). Each round reruns every open
+pair once, concurrently, then decides again; a real regression keeps failing and is confirmed, a
+flake passes and clears. At most ``decision.confirm_runs`` rounds.
+"""
+
+from __future__ import annotations
+
+from gate import baseline as baseline_mod
+from gate import metrics as metrics_mod
+from gate import regressions
+from gate.baseline import Baseline
+from gate.config import GateConfig
+from gate.evaluate import evaluate
+from gate.jobs import Job
+from gate.loader import CaseSet
+from gate.runner import RunOutcome, run_jobs
+from gate.trajectory import Trajectory
+from gate.verdict import RunVerdict
+
+
+def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | None,
+                     outcome: RunOutcome) -> tuple[list[Trajectory], list[RunVerdict], bool]:
+    """The first run's trajectories and verdicts plus those of the confirm reruns, and whether the
+    run was interrupted."""
+    cases = case_set.cases
+    trajectories = list(outcome.trajectories)
+    verdicts = [evaluate(cases[t.case_id], t) for t in trajectories]
+    settings = config.decision
+    if settings.mode == "point" or not settings.confirm_runs or base is None or outcome.interrupted:
+        return trajectories, verdicts, outcome.interrupted
+    next_run: dict[tuple[str, str], int] = {}
+    for t in trajectories:
+        next_run[(t.case_id, t.group)] = max(next_run.get((t.case_id, t.group), 0), t.run + 1)
+    for done in range(settings.confirm_runs):
+        computed = metrics_mod.compute(cases, verdicts)
+        comparison = baseline_mod.compare(base, computed, case_set.digest)
+        pending = regressions.still_open(computed, comparison, alpha=settings.alpha,
+                                         remaining=settings.confirm_runs - done)
+        if not pending:
+            break
+        jobs = [Job(cases[cid], group, next_run[(cid, group)]) for cid, group in pending]
+        for cid, group in pending:
+            next_run[(cid, group)] += 1
+        rerun = run_jobs(jobs, config.agent, root=config.resolve("."))
+        trajectories += rerun.trajectories
+        verdicts += [evaluate(cases[t.case_id], t) for t in rerun.trajectories]
+        if rerun.interrupted:
+            return trajectories, verdicts, True
+    return trajectories, verdicts, False
