@@ -16,7 +16,8 @@ to show what a regression looks like in the gate's report.
 Noise, to show what a random agent looks like (seeded, so a run reproduces):
 ``GATE_DEMO_NOISE=0.05`` answers each case × group × run badly with that probability (the same
 bad answers ``GATE_DEMO_BREAK`` gives); ``GATE_DEMO_FLAKY=0.1:0.3`` makes a share of the cases
-(here 10 %) flaky at their own rate (30 %); ``GATE_DEMO_SEED=N`` picks the random draw.
+(here 10 %) flaky at their own rate (30 %); ``GATE_DEMO_WORSE=<case id>,…:0.2`` makes the named
+cases fail that much more often; ``GATE_DEMO_SEED=N`` picks the random draw.
 These and ``GATE_DEMO_BREAK`` are the only uses of ``case_id``.
 
 Exit codes: 0 answered; 2 unusable input (bad request JSON or data file), with a message on
@@ -38,6 +39,7 @@ DATA_FILE = Path(__file__).resolve().parent / "demo_agent" / "answers.json"
 BREAK_ENV = "GATE_DEMO_BREAK"
 NOISE_ENV = "GATE_DEMO_NOISE"
 FLAKY_ENV = "GATE_DEMO_FLAKY"
+WORSE_ENV = "GATE_DEMO_WORSE"
 SEED_ENV = "GATE_DEMO_SEED"
 AGENT_NAME = "demo-life-assistant"
 
@@ -169,9 +171,16 @@ def breaks(request: dict[str, Any]) -> bool:
     rate = _probability(NOISE_ENV, os.environ.get(NOISE_ENV, "0"))
     flaky = os.environ.get(FLAKY_ENV, "")
     if flaky:
-        share, _, flaky_rate = flaky.partition(":")
-        if draw(seed, "flaky", case_id) < _probability(FLAKY_ENV, share):
-            rate = max(rate, _probability(FLAKY_ENV, flaky_rate or "0"))
+        share_text, _, rate_text = flaky.partition(":")
+        share, flaky_rate = _probability(FLAKY_ENV, share_text), _probability(FLAKY_ENV, rate_text or "0")
+        # which cases are flaky is the agent's nature, the same whatever the seed
+        if draw("", "flaky", case_id) < share:
+            rate = max(rate, flaky_rate)
+    worse = os.environ.get(WORSE_ENV, "")
+    if worse:
+        ids, _, extra = worse.rpartition(":")
+        if case_id in {part.strip() for part in ids.split(",")}:
+            rate = min(1.0, rate + _probability(WORSE_ENV, extra))
     return rate > 0 and draw(seed, "noise", key) < rate
 
 

@@ -158,7 +158,7 @@ def baseline_group() -> None:
 @click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
 @click.option("--results", "results_path", default=None, help="results.json to record (default: <out_dir>/results.json).")
 @click.option("--out", "out_path", default=None, help="Baseline file to write (default: from gate.yaml).")
-@click.option("--runs", type=int, is_flag=False, flag_value=0, default=None,
+@click.option("--runs", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
               help="Record from N fresh runs of every case instead of the latest results "
                    "(--runs alone: decision.baseline_runs of gate.yaml, 5 by default).")
 def baseline_update_command(config_path: str | None, results_path: str | None, out_path: str | None,
@@ -174,8 +174,6 @@ def baseline_update_command(config_path: str | None, results_path: str | None, o
 
         if results_path:
             raise GateError("--runs records fresh runs; it cannot be combined with --results")
-        if runs < 0:
-            raise GateError(f"--runs must be at least 1, got {runs}")
         made, total = record(config, runs or config.decision.baseline_runs)
         baseline.write(target, made)
         click.echo(describe(made.calibration or {}))

@@ -280,3 +280,66 @@ def test_the_recording_matches_a_fresh_run(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert fresh.read_bytes() == RECORDING.read_bytes()
+
+
+# ---------------------------------------------------------------- noise: a random agent, seeded
+
+
+def _demo_module() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("demo_agent_under_test", AGENT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _bad_runs(module: Any, case_ids: list[str], runs: int = 20) -> set[tuple[str, str, int]]:
+    return {(cid, g, r) for cid in case_ids for g in "AB" for r in range(runs)
+            if module.breaks({"case_id": cid, "group": g, "run": r})}
+
+
+def test_noise_breaks_runs_at_its_rate_reproducibly(case_set: CaseSet, monkeypatch: pytest.MonkeyPatch) -> None:
+    demo = _demo_module()
+    ids = sorted(c.id for c in case_set.select(tags=["golden"]))
+    monkeypatch.setenv("GATE_DEMO_NOISE", "0.05")
+    monkeypatch.setenv("GATE_DEMO_SEED", "7")
+    first = _bad_runs(demo, ids)
+    assert first == _bad_runs(demo, ids)  # the same seed draws the same runs
+    total = len(ids) * 2 * 20
+    assert 0.03 * total < len(first) < 0.07 * total
+    monkeypatch.setenv("GATE_DEMO_SEED", "8")
+    assert _bad_runs(demo, ids) != first
+    monkeypatch.setenv("GATE_DEMO_NOISE", "0")
+    assert _bad_runs(demo, ids) == set()
+
+
+def test_flaky_cases_are_the_same_whatever_the_seed(case_set: CaseSet, monkeypatch: pytest.MonkeyPatch) -> None:
+    demo = _demo_module()
+    ids = sorted(c.id for c in case_set.select(tags=["golden"]))
+    monkeypatch.setenv("GATE_DEMO_FLAKY", "0.2:0.5")
+    flaky = []
+    for seed in ("1", "2"):
+        monkeypatch.setenv("GATE_DEMO_SEED", seed)
+        flaky.append({cid for cid, _, _ in _bad_runs(demo, ids)})
+    assert flaky[0] == flaky[1] and 0 < len(flaky[0]) < len(ids) / 2
+
+
+def test_worse_cases_fail_more_often(case_set: CaseSet, monkeypatch: pytest.MonkeyPatch) -> None:
+    demo = _demo_module()
+    monkeypatch.setenv("GATE_DEMO_WORSE", "B3-QC-01,B3-QC-02:0.5")
+    bad = _bad_runs(demo, ["B3-QC-01", "B3-QC-02", "B3-QC-03"], runs=40)
+    assert {cid for cid, _, _ in bad} == {"B3-QC-01", "B3-QC-02"}
+    assert 40 < len(bad) < 120  # about half of 2 × 2 × 40
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"GATE_DEMO_NOISE": "lots"}, "GATE_DEMO_NOISE must be a probability such as 0.05"),
+    ({"GATE_DEMO_NOISE": "1.5"}, "GATE_DEMO_NOISE must be between 0 and 1, got '1.5'"),
+    ({"GATE_DEMO_FLAKY": "0.1:x"}, "GATE_DEMO_FLAKY must be a probability such as 0.05"),
+])
+def test_bad_noise_settings_exit_2(case_set: CaseSet, env: dict[str, str], message: str) -> None:
+    proc = run_agent(json.dumps(request_for(case_set, "B3-QC-01", "A")), **env)
+    assert proc.returncode == 2
+    assert message in proc.stderr

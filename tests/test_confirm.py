@@ -1,0 +1,169 @@
+"""Confirm reruns end to end: a flake clears, a real regression is confirmed, only suspects cost calls."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gate.cli import main
+
+AGENT = textwrap.dedent('''\
+    import os
+
+    CALLS = []
+
+    def run(request):
+        """Three items, except the runs named in BAD ("case:group:run" or "case:group:*")."""
+        CALLS.append((request["case_id"], request["group"], request["run"]))
+        bad = set(os.environ.get("BAD", "").split(","))
+        key = f"{request['case_id']}:{request['group']}"
+        answer = "1. a\\n2. b\\n3. c"
+        if f"{key}:{request['run']}" in bad or f"{key}:*" in bad:
+            answer = "1. a"
+        return {"case_id": request["case_id"], "group": request["group"], "run": request["run"],
+                "final_answer": answer, "tool_calls": []}
+''')
+
+CASE = textwrap.dedent('''\
+    id: {id}
+    suite: B3
+    dimension: QC
+    title: {id}
+    difficulty: easy
+    scoring: auto
+    tags: [golden]
+    input:
+      messages: [{{role: user, content: "推荐 3 款耳机"}}]
+    groups:
+      A: {{skill_enabled: false}}
+      B: {{skill_enabled: true, active_skills: [s]}}
+    constraints:
+      - {{id: count, check: items:count, params: {{exact: 3}}}}
+    examples:
+      pass: [{{final_answer: "1. a\\n2. b\\n3. c"}}]
+      fail: [{{final_answer: "1. x", fails: [count]}}]
+''')
+
+IDS = ["B3-QC-01", "B3-QC-02", "B3-QC-03"]
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "flaky_agent.py").write_text(AGENT, encoding="utf-8")
+    cases = tmp_path / "cases" / "b3"
+    cases.mkdir(parents=True)
+    for cid in IDS:
+        (cases / f"{cid}.yaml").write_text(CASE.format(id=cid), encoding="utf-8")
+    config = {"cases": {"path": "cases", "tags": ["golden"]},
+              "agent": {"adapter": "python", "function": "flaky_agent:run", "cache": False},
+              "decision": {"confirm_runs": 4}}
+    (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+    return tmp_path
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout + result.stderr
+
+
+def calls() -> list[tuple[str, str, int]]:
+    import flaky_agent  # type: ignore[import-not-found]
+
+    made = list(flaky_agent.CALLS)
+    flaky_agent.CALLS.clear()
+    return made
+
+
+def results(project: Path) -> dict:
+    return json.loads((project / "gate-results" / "results.json").read_text(encoding="utf-8"))
+
+
+def test_a_flake_is_cleared_by_its_reruns(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert invoke("baseline", "update", "--runs")[0] == 0  # --runs alone: decision.baseline_runs, 5
+    calls()
+    monkeypatch.setenv("BAD", "B3-QC-01:A:0")  # only the first run is unlucky
+    code, out = invoke("check")
+    assert code == 0, out
+    # run 0 failed; reruns 1 and 2 passed and the test could no longer reach alpha: stop there
+    assert sorted(c for c in calls() if c[0] == "B3-QC-01" and c[1] == "A") == [
+        ("B3-QC-01", "A", 0), ("B3-QC-01", "A", 1), ("B3-QC-01", "A", 2)]
+    document = results(project)
+    assert document["decision"]["reruns"] == 2
+    assert document["decision"]["regressions"] == [{
+        "case_id": "B3-QC-01", "group": "A", "outcome": "cleared", "now": {"passed": 2, "judged": 3},
+        "baseline": {"passed": 5, "judged": 5}, "p_value": 0.375, "level": 0.05, "runs_needed": None}]
+    assert document["metrics"]["cases"]["B3-QC-01"]["groups"]["A"] == "pass"  # 2 of 3: a majority
+    assert "flaky" in (project / "gate-results" / "comment.md").read_text(encoding="utf-8").lower()
+
+
+def test_a_real_regression_is_confirmed_by_reruns_that_fail_too(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert invoke("baseline", "update", "--runs", "5")[0] == 0
+    calls()
+    monkeypatch.setenv("BAD", "B3-QC-02:B:*")
+    code, out = invoke("check")
+    assert code == 1
+    assert ("[error] B3-QC-02 (B): passes 0 of 2 runs now, 5 of 5 in the baseline (Fisher p = 0.0476 ≤ 0.05)"
+            " — attributed to the skill") in out
+    made = calls()
+    assert len(made) == 6 + 1  # the planned runs, and one rerun of the one suspect
+    comment = (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
+    assert "**B3-QC-02** [B] B3-QC-02 — **regressed** · 0 of 2 runs pass (baseline 5 of 5)" in comment
+
+
+def test_no_reruns_in_point_mode_or_without_a_baseline(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BAD", "B3-QC-01:A:*")
+    invoke("check")
+    assert len(calls()) == 6  # no baseline: nothing to confirm against
+    invoke("baseline", "update", "--runs", "2")
+    calls()
+    config = json.loads((project / "gate.yaml").read_text(encoding="utf-8"))
+    (project / "gate.yaml").write_text(json.dumps({**config, "decision": {"mode": "point"}}), encoding="utf-8")
+    invoke("check")
+    assert len(calls()) == 6  # the baseline already failed it: nothing newly failing, nothing to rerun
+    assert results(project)["decision"] == {"alpha": 0.05, "confirm_runs": 4, "fail_on_inconclusive": False,
+                                            "mode": "point", "reruns": 0, "regressions": []}
+
+
+def test_baseline_update_runs_prints_the_calibration(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BAD", "B3-QC-03:A:1,B3-QC-02:B:*")
+    code, out = invoke("baseline", "update", "--runs", "4")
+    assert code == 0, out
+    assert out.splitlines()[:3] == [
+        "4 (case, group) pairs always pass, 1 always fail, 1 flaky over 4 runs per case",
+        "to detect a drop of 30 pts with 80% power: 5 runs for a pair that always passes",
+        "  flaky B3-QC-03 (A): 3 of 4 runs pass — 17 runs needed",
+    ]
+    stored = json.loads((project / "baselines" / "main.json").read_text(encoding="utf-8"))
+    assert stored["schema"] == "gate.baseline/v2" and stored["runs_per_case"] == 4
+    assert stored["cases"]["B3-QC-03"]["A"] == {"passed": 3, "runs": 4}
+    assert stored["calibration"]["flaky"] == [{"case_id": "B3-QC-03", "group": "A", "passed": 3, "runs": 4,
+                                               "runs_needed": 17}]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--runs", "3", "--results", "x.json"), "gate: error: --runs records fresh runs; it cannot be combined with --results"),
+])
+def test_baseline_update_refuses_bad_runs(project: Path, args: tuple[str, ...], message: str) -> None:
+    code, out = invoke("baseline", "update", *args)
+    assert code == 2 and out.strip() == message
+
+
+@pytest.mark.parametrize(("decision", "message"), [
+    ({"alpha": 0.7}, "decision.alpha: Input should be less than 0.5"),
+    ({"mode": "strict"}, "decision.mode: Input should be 'confidence' or 'point'"),
+    ({"confirm_runs": -1}, "decision.confirm_runs: Input should be greater than or equal to 0"),
+    ({"alpah": 0.1}, "decision.alpah: Extra inputs are not permitted"),
+    ({"fail_on_inconclusive": "maybe"}, "decision.fail_on_inconclusive: Input should be a valid boolean"),
+])
+def test_decision_settings_are_validated(project: Path, decision: dict, message: str) -> None:
+    config = json.loads((project / "gate.yaml").read_text(encoding="utf-8"))
+    (project / "gate.yaml").write_text(json.dumps({**config, "decision": decision}), encoding="utf-8")
+    code, out = invoke("check")
+    assert code == 2
+    assert message in out
