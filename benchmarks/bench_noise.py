@@ -99,7 +99,7 @@ def main() -> None:
     chosen = SCENARIOS if args.scenarios == "all" else [SCENARIOS[int(i)] for i in args.scenarios.split(",")]
     os.environ["CI"] = "1"  # no progress line
     print(f"decision mode: {args.mode} · {args.prs} simulated PRs per scenario · baseline from 5 runs per case")
-    print(f"| scenario | gate failed | rate | extra calls | rules that failed |")
+    print("| scenario | gate failed | rate | extra calls | rules that failed |")
     print("|---|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in chosen:
