@@ -76,10 +76,11 @@ def judge(cases: dict[str, Case], trajectories: list[Trajectory]) -> list[RunVer
     return [evaluate(cases[t.case_id], t) for t in trajectories]
 
 
-def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory]) -> dict[str, Any] | None:
+def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory],
+                     confidence: float | None = None) -> dict[str, Any] | None:
     from gate.consistency import compute_all
 
-    report = compute_all(cases, trajectories)
+    report = compute_all(cases, trajectories, confidence=confidence)
     data = report.as_json()
     return data if data.get("cases") else None
 
@@ -106,7 +107,8 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     partial = settings.shard is not None
     # Consistency is measured over the planned repeats: confirm reruns only weigh a regression.
     planned = [t for t in trajectories if t.run < (config.repeats or case_set.cases[t.case_id].repeats)]
-    consistency = consistency_json(case_set.cases, planned)
+    evidence = 1 - decisions_cfg.alpha if decisions_cfg.mode == "confidence" else None
+    consistency = consistency_json(case_set.cases, planned, evidence)
     if partial:
         findings.append(policy.Finding(level=policy.Level.INFO, rule="shard",
                                        message="thresholds are enforced on the merged result (`gate merge`)"))

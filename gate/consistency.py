@@ -8,6 +8,7 @@ The skill stability gain is B − A. Pure functions over frozen models: no I/O, 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import Literal
@@ -70,19 +71,39 @@ class CaseConsistency(_Frozen):
         return found.overall if found is not None else None
 
 
-def level(value: float | None, bounds: ConsistencyBounds | None) -> Level | None:
-    """pass at or above the pass line, fail below the fail line, warn between; None if undecidable."""
+def level(value: float | None, bounds: ConsistencyBounds | None, upper: float | None = None) -> Level | None:
+    """pass at or above the pass line, fail below the fail line, warn between; None if undecidable.
+
+    With ``upper`` (the upper end of the value's confidence interval) a value below the fail line
+    fails only when its whole interval is below it; otherwise it is a warning: five runs with one
+    unlucky one are not evidence of an inconsistent agent.
+    """
     if value is None or bounds is None:
         return None
     if value >= bounds.pass_:
         return "pass"
-    return "fail" if value < bounds.fail else "warn"
+    below = upper if upper is not None else value
+    return "fail" if below < bounds.fail else "warn"
+
+
+def _interval(value: float, outputs: int, confidence: float) -> tuple[float, float]:
+    from gate.stats import wilson_interval
+
+    return wilson_interval(value * outputs, outputs, confidence)
+
+
+def _difference(x: float, nx: int, y: float, ny: int, confidence: float) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for y − x, each a share of its own runs."""
+    lx, ux = _interval(x, nx, confidence)
+    ly, uy = _interval(y, ny, confidence)
+    d = y - x
+    return d - math.hypot(y - ly, ux - x), d + math.hypot(uy - y, x - lx)
 
 
 _ERRORED = "<agent error>"
 
 
-def _group(settings: Consistency, group: Group, runs: list[Trajectory]) -> GroupConsistency:
+def _group(settings: Consistency, group: Group, runs: list[Trajectory], confidence: float | None) -> GroupConsistency:
     ordered = sorted(runs, key=lambda t: t.run)
     subjects = [Subject(t) if t.error is None else None for t in ordered]
     good = [s for s in subjects if s is not None]
@@ -100,14 +121,19 @@ def _group(settings: Consistency, group: Group, runs: list[Trajectory]) -> Group
         ))
     frequencies = [f.frequency for f in fields if f.frequency is not None]
     overall = round(sum(frequencies) / len(frequencies), _DP) if frequencies else None
+    upper = _interval(overall, len(runs), confidence)[1] if overall is not None and confidence else None
     return GroupConsistency(
         group=group, runs=len(good), errors=len(runs) - len(good), fields=tuple(fields),
-        overall=overall, status=level(overall, settings.threshold),
+        overall=overall, status=level(overall, settings.threshold, upper),
     )
 
 
-def case_consistency(case: Case, trajectories: Iterable[Trajectory]) -> CaseConsistency:
-    """Consistency of ``case`` over its recorded runs (other cases' runs are ignored)."""
+def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence: float | None = None) -> CaseConsistency:
+    """Consistency of ``case`` over its recorded runs (other cases' runs are ignored).
+
+    ``confidence``: decide the fail lines on evidence (intervals at that level) instead of the
+    observed values alone.
+    """
     settings = case.consistency
     if settings is None:
         raise ValueError(f"case {case.id} declares no consistency fields")
@@ -115,13 +141,20 @@ def case_consistency(case: Case, trajectories: Iterable[Trajectory]) -> CaseCons
     for trajectory in trajectories:
         if trajectory.case_id == case.id:
             by_group.setdefault(trajectory.group, []).append(trajectory)
-    groups = {g: _group(settings, g, runs) for g, runs in sorted(by_group.items())}
+    groups = {g: _group(settings, g, runs, confidence) for g, runs in sorted(by_group.items())}
     a = groups["A"].overall if "A" in groups else None
     b = groups["B"].overall if "B" in groups else None
     gain = round(b - a, _DP) if a is not None and b is not None else None
+    upper = None
+    if gain is not None and a is not None and b is not None and confidence:
+        upper = _difference(a, _outputs(groups["A"]), b, _outputs(groups["B"]), confidence)[1]
     return CaseConsistency(
-        case_id=case.id, groups=groups, gain=gain, gain_status=level(gain, settings.gain),
+        case_id=case.id, groups=groups, gain=gain, gain_status=level(gain, settings.gain, upper),
     )
+
+
+def _outputs(group: GroupConsistency) -> int:
+    return group.runs + group.errors
 
 
 # ---------------------------------------------------------------- degradation curve
@@ -162,22 +195,37 @@ class DegradationCurve(_Frozen):
     status: Level | None
 
 
-def _series(points: Sequence[CurvePoint], group: Group) -> list[tuple[str, float]]:
-    return [(p.case_id, v) for p in points if (v := p.a if group == "A" else p.b) is not None]
+_Point = tuple[str, float, int]
+"""A curve point of one group: case id, consistency, outputs it was measured on."""
 
 
-def _breaks(series: list[tuple[str, float]], group: Group, policy: CurvePolicy) -> list[str]:
-    found = []
-    for (left, x), (right, y) in pairwise(series):
+def _series(points: Sequence[CurvePoint], group: Group, per_case: Mapping[str, CaseConsistency]) -> list[_Point]:
+    series = []
+    for p in points:
+        value = p.a if group == "A" else p.b
+        if value is not None:
+            series.append((p.case_id, value, _outputs(per_case[p.case_id].groups[group])))
+    return series
+
+
+def _breaks(series: list[_Point], group: Group, policy: CurvePolicy,
+            confidence: float | None) -> tuple[list[str], list[str]]:
+    """Steps beyond the policy: established ones, and (with ``confidence``) those within the noise."""
+    found: list[str] = []
+    possible: list[str] = []
+    for (left, x, nx), (right, y, ny) in pairwise(series):
         step = round(y - x, _DP)
+        low, high = _difference(x, nx, y, ny, confidence) if confidence else (step, step)
         if step > policy.max_rise:
-            found.append(f"{group}: {left}→{right} rises {step:.2f} > {policy.max_rise:.2f}")
+            text = f"{group}: {left}→{right} rises {step:.2f} > {policy.max_rise:.2f}"
+            (found if low > policy.max_rise else possible).append(text)
         elif -step > policy.max_drop:
-            found.append(f"{group}: {left}→{right} drops {-step:.2f} > {policy.max_drop:.2f}")
-    return found
+            text = f"{group}: {left}→{right} drops {-step:.2f} > {policy.max_drop:.2f}"
+            (found if -high > policy.max_drop else possible).append(text)
+    return found, possible
 
 
-def _decay(series: list[tuple[str, float]]) -> float | None:
+def _decay(series: list[_Point]) -> float | None:
     return round(series[0][1] - series[-1][1], _DP) if len(series) >= 2 else None
 
 
@@ -186,8 +234,13 @@ def degradation_curve(
     cases: Mapping[str, Case],
     per_case: Mapping[str, CaseConsistency],
     policy: CurvePolicy | None = None,
+    confidence: float | None = None,
 ) -> DegradationCurve:
-    """The curve over ``aggregate``'s cases, in the order it lists them (simple to complex)."""
+    """The curve over ``aggregate``'s cases, in the order it lists them (simple to complex).
+
+    ``confidence``: a step or a missing B gain fails only when its interval says so; one only the
+    observed values show makes the curve a warning.
+    """
     policy = policy or CurvePolicy()
     points = []
     for case_id in aggregate.aggregate:
@@ -198,27 +251,40 @@ def degradation_curve(
             a=measured.overall("A") if measured is not None else None,
             b=measured.overall("B") if measured is not None else None,
         ))
-    series = {g: _series(points, g) for g in ("A", "B")}
-    breaks = [b for g in ("A", "B") for b in _breaks(series[g], g, policy)]
+    series = {g: _series(points, g, per_case) for g in ("A", "B")}
+    breaks, possible = [], []
+    for g in ("A", "B"):
+        found, maybe = _breaks(series[g], g, policy, confidence)
+        breaks += found
+        possible += [f"{text} — within the noise of the runs" for text in maybe]
     curved = [g for g in ("A", "B") if len(series[g]) >= 2]
     smooth = None if not curved else not breaks
     decay_a, decay_b = _decay(series["A"]), _decay(series["B"])
     b_less = decay_b < decay_a if decay_a is not None and decay_b is not None else None
-    hardest = None
+    hardest, hardest_upper = None, None
     last = points[-1] if points else None  # the most complex task; its gain decides the curve
     if last is not None and last.a is not None and last.b is not None:
         hardest = round(last.b - last.a, _DP)
+        if confidence:
+            groups = per_case[last.case_id].groups
+            hardest_upper = _difference(last.a, _outputs(groups["A"]), last.b, _outputs(groups["B"]), confidence)[1]
+    status = _curve_status(smooth, hardest, b_less, hardest_upper)
+    if possible and status != "fail":
+        status = "warn"  # a step only the observed values show: worth a look, not a failure
     return DegradationCurve(
-        case_id=aggregate.id, points=tuple(points), smooth=smooth, breaks=tuple(breaks),
-        decay_a=decay_a, decay_b=decay_b, b_decays_less=b_less, hardest_gain=hardest,
-        status=_curve_status(smooth, hardest, b_less),
+        case_id=aggregate.id, points=tuple(points), smooth=smooth, breaks=tuple(breaks + possible),
+        decay_a=decay_a, decay_b=decay_b, b_decays_less=b_less, hardest_gain=hardest, status=status,
     )
 
 
-def _curve_status(smooth: bool | None, hardest_gain: float | None, b_less: bool | None) -> Level | None:
+def _curve_status(smooth: bool | None, hardest_gain: float | None, b_less: bool | None,
+                  hardest_upper: float | None = None) -> Level | None:
     # The seed: pass = smooth and B clearly above A on complex tasks; fail = a break or no B gain.
-    if smooth is False or (hardest_gain is not None and hardest_gain <= 0):
+    no_gain = hardest_gain is not None and hardest_gain <= 0
+    if smooth is False or (no_gain and (hardest_upper is None or hardest_upper <= 0)):
         return "fail"
+    if no_gain:
+        return "warn"  # B is not above A on the hardest task, but the runs cannot tell
     if smooth is None or hardest_gain is None:
         return None
     return "pass" if b_less is not False else "warn"
@@ -279,18 +345,20 @@ def _curve_json(curve: DegradationCurve) -> dict[str, object]:
 
 def compute_all(
     cases: Mapping[str, Case], trajectories: Iterable[Trajectory], policy: CurvePolicy | None = None,
+    confidence: float | None = None,
 ) -> ConsistencyReport:
-    """Consistency of each case with ``consistency`` settings that has runs, and each curve."""
+    """Consistency of each case with ``consistency`` settings that has runs, and each curve;
+    with ``confidence``, the lines are decided on the evidence of the runs."""
     runs: dict[str, list[Trajectory]] = {}
     for trajectory in trajectories:
         runs.setdefault(trajectory.case_id, []).append(trajectory)
     per_case = {
-        case_id: case_consistency(case, runs[case_id])
+        case_id: case_consistency(case, runs[case_id], confidence)
         for case_id, case in sorted(cases.items())
         if case.consistency is not None and case_id in runs
     }
     curves = [
-        degradation_curve(case, cases, per_case, policy)
+        degradation_curve(case, cases, per_case, policy, confidence)
         for _, case in sorted(cases.items())
         if case.aggregate and any(member in per_case for member in case.aggregate)
     ]

@@ -90,6 +90,8 @@ def test_a_flake_is_cleared_by_its_reruns(project: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("BAD", "B3-QC-01:A:0")  # only the first run is unlucky
     code, out = invoke("check")
     assert code == 0, out
+    assert "[info] flaky, not regressed: B3-QC-01 (A) 2 of 3 runs" in out
+    assert "8 runs judged (2 confirm reruns)" in out
     # run 0 failed; reruns 1 and 2 passed and the test could no longer reach alpha: stop there
     assert sorted(c for c in calls() if c[0] == "B3-QC-01" and c[1] == "A") == [
         ("B3-QC-01", "A", 0), ("B3-QC-01", "A", 1), ("B3-QC-01", "A", 2)]

@@ -344,3 +344,38 @@ def test_the_curve_is_undecided_until_the_hardest_task_ran_in_both_groups() -> N
     per_case = {cid: case_consistency(c, [r for r in runs if r.case_id == cid]) for cid, c in cases.items()}
     curve = degradation_curve(aggregate, cases, per_case)
     assert curve.hardest_gain is None and curve.status is None
+
+
+# ---------------------------------------------------------------- lines decided on evidence
+
+
+def test_a_fail_line_needs_the_whole_interval_below_it() -> None:
+    bounds = ConsistencyBounds.model_validate({"pass": 0.9, "fail": 0.8})
+    assert level(0.6, bounds) == "fail"  # the observed value alone
+    assert level(0.6, bounds, upper=0.88) == "warn"  # 3 of 5 runs: the interval reaches the line
+    assert level(0.4, bounds, upper=0.77) == "fail"
+    assert level(0.95, bounds, upper=1.0) == "pass"
+
+
+def test_one_unlucky_run_in_five_is_not_an_inconsistent_agent() -> None:
+    answers = [*WEATHER_ANSWERS[:1] * 2, "完全不同的回答：明天见。", *WEATHER_ANSWERS[:1] * 2]
+    runs = [weather_run(a, i) for i, a in enumerate(answers)]
+    strict = case_consistency(case(fields=("numbers",), threshold=(0.95, 0.9)), runs)
+    noisy = case_consistency(case(fields=("numbers",), threshold=(0.95, 0.9)), runs, confidence=0.95)
+    assert strict.groups["A"].overall == noisy.groups["A"].overall
+    assert (strict.groups["A"].status, noisy.groups["A"].status) == ("fail", "warn")
+
+
+def test_curve_steps_within_the_runs_noise_warn_instead_of_failing() -> None:
+    per_case = {cid: measured(cid, x, None) for cid, x in zip(CD_CASES, [1.0, 0.6, 0.6], strict=True)}
+    literal = degradation_curve(CURVE, CD_CASES, per_case)
+    weighed = degradation_curve(CURVE, CD_CASES, per_case, confidence=0.95)
+    assert (literal.smooth, literal.status) == (False, "fail")
+    assert (weighed.smooth, weighed.status) == (True, "warn")
+    assert weighed.breaks == ("A: X-CD-01→X-CD-02 drops 0.40 > 0.35 — within the noise of the runs",)
+
+
+def test_a_missing_b_gain_fails_only_when_the_runs_show_it() -> None:
+    per_case = {cid: measured(cid, x, y) for cid, x, y in zip(CD_CASES, [1.0, 0.8, 0.8], [1.0, 0.8, 0.8], strict=True)}
+    assert degradation_curve(CURVE, CD_CASES, per_case).status == "fail"
+    assert degradation_curve(CURVE, CD_CASES, per_case, confidence=0.95).status == "warn"

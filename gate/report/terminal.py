@@ -24,6 +24,9 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
     for finding in report.findings:
         if finding.level is not Level.INFO or finding.rule == "no-baseline":
             lines.append(f"[{finding.level.value}] {finding.message}")
+    flakes = [f"{d.case_id} ({d.group}) {d.now.shown()}" for d in report.regressions if d.outcome.value == "cleared"]
+    if flakes:
+        lines.append(f"[info] flaky, not regressed: {', '.join(flakes)}")
     verdict = "PASSED" if report.passed else "FAILED"
     reruns = f" ({report.reruns} confirm reruns)" if report.reruns else ""
     decided = f"decisions: {report.decision.mode}" + (f", alpha {report.decision.alpha:g}"
