@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -24,6 +24,8 @@ SCHEMA = "gate.baseline/v2"
 SCHEMA_V1 = "gate.baseline/v1"
 
 Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+State = Literal["new-failure", "known-failure", "fixed", "new-case", "passing", "skipped"]
+"""A (case, group) against the baseline, by the majority of its runs now and there."""
 
 
 class StoredCount(BaseModel):
@@ -182,6 +184,18 @@ class Comparison(BaseModel):
 
     def count(self, case_id: str, group: str) -> RunCount | None:
         return self.counts.get(case_id, {}).get(group)
+
+    def state(self, case_id: str, group: str, status: Status) -> State:
+        """Where a (case, group) stands against the baseline: known vs new, failing vs fixed."""
+        if status is Status.SKIPPED:
+            return "skipped"
+        before = self.count(case_id, group)
+        if before is None or not before.judged:
+            return "new-case"
+        was_passing = 2 * before.passed > before.judged
+        if status is Status.PASS:
+            return "passing" if was_passing else "fixed"
+        return "new-failure" if was_passing else "known-failure"
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -14,7 +14,7 @@ from gate import metrics as metrics_mod
 from gate import policy
 from gate.case import Case
 from gate.config import GateConfig
-from gate.errors import EXIT_FAILED, EXIT_PASSED, GateError, did_you_mean
+from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError, did_you_mean
 from gate.evaluate import evaluate
 from gate.loader import CaseSet, load_cases
 from gate.report.model import GateReport
@@ -119,11 +119,15 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     findings += decision.baseline_notes(comparison)
     findings += decision.pair_findings(pairs, computed, decisions_cfg)
     if comparison.present and not partial:
-        findings += decision.dimension_regressions(computed, comparison, decisions_cfg)
+        confirmed = frozenset((d.case_id, d.group) for d in pairs if d.outcome is regressions.PairOutcome.REGRESSED)
+        findings += decision.dimension_regressions(computed, comparison, decisions_cfg, confirmed)
     if consistency and not partial:
         from gate.consistency_policy import consistency_findings
 
         findings += consistency_findings(consistency)
+    unavailable = decision.outage(computed, verdicts, decisions_cfg)
+    if unavailable is not None:
+        findings = [f for f in findings if f.rule not in decision.OUTAGE_HIDES] + [unavailable]
     if interrupted:
         findings.append(policy.Finding(level=policy.Level.RED_LINE, rule="interrupted",
                                        message="the run was interrupted: results are partial and never pass"))
@@ -133,7 +137,8 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
         cases=case_set.cases, digest=case_set.digest, verdicts=verdicts, metrics=computed,
         comparison=comparison, findings=findings, passed=passed, fail_on=settings.fail_on,
         consistency=consistency, identity=identity(config), shard=settings.shard, interrupted=interrupted,
-        decision=decisions_cfg, regressions=pairs, reruns=count_reruns(case_set.cases, verdicts, config.repeats),
+        decision=decisions_cfg, regressions=[] if unavailable else pairs,
+        reruns=count_reruns(case_set.cases, verdicts, config.repeats), unavailable=unavailable is not None,
     )
 
 
@@ -183,4 +188,6 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
 
 
 def exit_code(report: GateReport) -> int:
+    if report.unavailable:
+        return EXIT_UNAVAILABLE
     return EXIT_PASSED if report.passed else EXIT_FAILED

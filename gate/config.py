@@ -109,6 +109,9 @@ class DecisionConfig(_Strict):
     """Calibration: the chance a regression of ``effect`` points should be detected with."""
     effect: float = Field(0.3, gt=0, le=1, allow_inf_nan=False)
     """Calibration: the drop in a case's pass rate that counts as a regression worth detecting."""
+    outage_share: float = Field(0.5, gt=0, le=1, allow_inf_nan=False)
+    """More than this share of a group's runs ending in agent errors is an outage (exit 4), not a
+    regression."""
 
 
 class GateConfig(_Strict):

@@ -33,6 +33,7 @@ from gate.stats import (
     tarone_bonferroni,
     wilson_interval,
 )
+from gate.verdict import RunVerdict
 
 
 def pct(value: float | None) -> str:
@@ -181,8 +182,14 @@ def line_findings(metrics: Metrics, thresholds: Thresholds, settings: DecisionCo
     return found
 
 
-def dimension_regressions(metrics: Metrics, comparison: Comparison, settings: DecisionConfig) -> list[Finding]:
-    """Dimensions (per group) whose pass rate fell below the baseline's."""
+def dimension_regressions(metrics: Metrics, comparison: Comparison, settings: DecisionConfig,
+                          regressed: frozenset[tuple[str, str]] = frozenset()) -> list[Finding]:
+    """Dimensions (per group) whose pass rate fell below the baseline's.
+
+    ``regressed`` (case, group) pairs are already findings of their own: the test is over the
+    dimension's other cases, so one broken case is one finding, and a dimension finding means a
+    drop beyond the cases it names.
+    """
     if settings.mode == "point":
         return _point_dimension_regressions(metrics, comparison)
     decider = _Decider(settings)
@@ -192,7 +199,8 @@ def dimension_regressions(metrics: Metrics, comparison: Comparison, settings: De
             rows = []
             for cid, outcome in sorted(metrics.cases.items()):
                 now, before = outcome.counts.get(group), comparison.count(cid, group)
-                if metrics.case_dimension.get(cid) == dimension and now and before and now.judged and before.judged:
+                if ((cid, group) not in regressed and metrics.case_dimension.get(cid) == dimension
+                        and now and before and now.judged and before.judged):
                     rows.append((before.passed, before.judged, now.passed, now.judged))
             if rows and (before_rate := comparison.dimensions.get(dimension, {}).get(group)) is not None:
                 keys.append((dimension, group, m, before_rate))
@@ -260,6 +268,24 @@ def pair_findings(decisions: list[PairDecision], metrics: Metrics, settings: Dec
                                  p_value=common["p_value"],
                                  message=f"{d.case_id} ({d.group}): {evidence} — a flake, cleared by its reruns"))
     return found
+
+
+def outage(metrics: Metrics, verdicts: list[RunVerdict], settings: DecisionConfig) -> Finding | None:
+    """The agent could not be reached: most runs of a group ended in agent errors."""
+    down = [(g, m) for g, m in sorted(metrics.overall.items()) if m.runs and m.errors / m.runs > settings.outage_share]
+    if not down:
+        return None
+    first = next((v.error for v in sorted(verdicts, key=lambda v: (v.case_id, v.group, v.run)) if v.error), "")
+    counts = "; ".join(f"group {g}: {m.errors} of {m.runs} runs" for g, m in down)
+    return Finding(level=Level.RED_LINE, rule="agent-unavailable",
+                   message=f"the agent could not be reached ({counts} ended in an agent error) — an outage, "
+                   f"not a regression; the first error: {first}")
+
+
+OUTAGE_HIDES = frozenset({"regression", "regression-cleared", "dimension-regression", "min-a", "min-delta",
+                          "red-line-delta", "skill-explicit-min-b", "red-line-skill-explicit", "consistency",
+                          "stability-gain", "degradation-curve"})
+"""What an outage makes meaningless: verdicts on answers the agent never gave."""
 
 
 def baseline_notes(comparison: Comparison) -> list[Finding]:

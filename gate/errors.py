@@ -9,6 +9,8 @@ EXIT_PASSED = 0
 EXIT_FAILED = 1
 EXIT_UNUSABLE = 2
 EXIT_INTERNAL = 3
+EXIT_UNAVAILABLE = 4
+"""Most runs of a group ended in agent errors: an outage, not a regression."""
 
 
 class GateError(Exception):

@@ -50,6 +50,11 @@ class Finding(BaseModel):
         return self.model_dump(mode="json")
 
 
+def rank(level: Level) -> int:
+    """0 for a red line, then error, warning, info: lower is more serious."""
+    return _RANK[level]
+
+
 def sort_findings(findings: list[Finding]) -> list[Finding]:
     """Most serious first, then by dimension, case and rule — a stable order for reports."""
     return sorted(findings, key=lambda f: (_RANK[f.level], f.dimension or "", f.case_id or "", f.rule, f.group or ""))

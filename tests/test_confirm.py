@@ -169,3 +169,24 @@ def test_decision_settings_are_validated(project: Path, decision: dict, message:
     code, out = invoke("check")
     assert code == 2
     assert message in out
+
+
+def test_an_unreachable_agent_is_an_outage_not_a_regression(project: Path) -> None:
+    import socket
+
+    assert invoke("baseline", "update", "--runs", "2")[0] == 0
+    with socket.socket() as probe:  # a port nobody listens on: every call is refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = json.loads((project / "gate.yaml").read_text(encoding="utf-8"))
+    config["agent"] = {"adapter": "http", "url": f"http://127.0.0.1:{port}/run", "retries": 0, "cache": False}
+    (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+    code, out = invoke("check")
+    assert code == 4
+    assert "[red-line] the agent could not be reached (group A: 3 of 3 runs; group B: 3 of 3 runs ended in an agent error)" in out
+    assert "[error]" not in out  # no regression, no line: the agent never answered
+    assert "gate AGENT UNAVAILABLE" in out
+    document = results(project)
+    assert document["agent_unavailable"] is True and document["decision"]["reruns"] == 0
+    comment = (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
+    assert "could not reach the agent" in comment.splitlines()[2]

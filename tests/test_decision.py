@@ -179,3 +179,12 @@ def test_dimension_regression_needs_evidence_across_cases() -> None:
     (finding,) = decision.dimension_regressions(metrics, comparison, CONFIDENCE)
     assert (finding.rule, finding.outcome, finding.level.value) == ("dimension-regression", "fail", "error")
     assert finding.p_value is not None and finding.p_value < 0.001
+
+
+def test_a_dimension_finding_is_not_a_second_finding_for_a_regressed_case() -> None:
+    base = {c: (5, 5) for c in "abcdef"}
+    broken = {**{c: (1, 1) for c in "abcd"}, "e": (0, 4), "f": (0, 4)}
+    metrics, comparison = compared(base, broken)
+    named = frozenset({("c4", "A"), ("c5", "A")})
+    assert decision.dimension_regressions(metrics, comparison, CONFIDENCE, named) == []
+    assert len(decision.dimension_regressions(metrics, comparison, CONFIDENCE, frozenset({("c4", "A")}))) == 1

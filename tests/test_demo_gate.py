@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import junitparser
 import pytest
 from click.testing import CliRunner
 
@@ -38,6 +39,11 @@ def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> 
     document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert document["baseline"]["present"] and not document["baseline"]["stale"]
     assert document["baseline"]["newly_failing"] == []
+    # green means green: the six honest failures are known since the baseline, not JUnit failures
+    xml = junitparser.JUnitXml.fromfile(str(tmp_path / "junit.xml"))
+    assert (xml.failures, xml.errors) == (0, 0)
+    states = [s for c in document["metrics"]["cases"].values() for s in c["states"].values()]
+    assert states.count("known-failure") == 5 and "new-failure" not in states
 
 
 def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,6 +56,10 @@ def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, mon
     assert "**B3-PC-01** [A]" in comment.split("Newly failing cases")[1]
     junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
     assert 'name="B3-PC-01 [A] run 0"' in junit and "no_sony" in junit
+    xml = junitparser.JUnitXml.fromfile(str(tmp_path / "junit.xml"))
+    failing = sorted(c.name for s in xml for c in s if c.result and isinstance(c.result[0], junitparser.Failure))
+    assert failing == [*(f"B3-PC-01 [{g}] run {r}" for g in "AB" for r in range(4)), "regression"]
+    assert "    ↳ run 0: no_sony (terms:forbidden): 2 forbidden mention(s)" in out
 
 
 def test_four_shards_merge_to_the_single_run(tmp_path: Path) -> None:

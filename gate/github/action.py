@@ -60,7 +60,21 @@ def outputs(results: Mapping[str, Any] | None, out_dir: Path, exit_code: int) ->
         "a-pass-rate": _rate(_get(results, "metrics", "overall", "A", "case_pass_rate")),
         "b-pass-rate": _rate(_get(results, "metrics", "overall", "B", "case_pass_rate")),
         "failing-cases": str(len(failing)) if results is not None else "",
+        **_state_counts(results),
     }
+
+
+_STATE_OUTPUTS = {"new-failures": "new-failure", "known-failures": "known-failure", "fixed": "fixed"}
+
+
+def _state_counts(results: Mapping[str, Any] | None) -> dict[str, str]:
+    """(case, group) pairs failing anew, failing as in the baseline, and fixed since it."""
+    cases = _get(results, "metrics", "cases")
+    if not isinstance(cases, dict):
+        return dict.fromkeys(_STATE_OUTPUTS, "")
+    states = [state for case in cases.values() if isinstance(case, dict)
+              for state in (case.get("states") or {}).values()]
+    return {name: str(states.count(state)) for name, state in _STATE_OUTPUTS.items()}
 
 
 def write_outputs(values: Mapping[str, str], target: str | None) -> None:

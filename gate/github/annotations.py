@@ -2,8 +2,10 @@
 
 GitHub shows at most 10 annotations of each kind per step, so the most important come first —
 red lines, then newly failing runs the skill is blamed for, newly failing runs, other skill-blamed
-runs, other gate-failing findings, the remaining failing runs — each tier by case id. What does not
-fit is counted in one closing notice.
+runs, other gate-failing findings, the remaining failing runs — each tier by case id. A run that
+fails where the baseline failed too (``known-failure``) or a flaky run of a case that passes by
+majority is a ``::notice``, not an ``::error``: a passing gate shows no error. What does not fit is
+counted in one closing notice.
 """
 
 # No `from __future__ import annotations` here: it would bind the name of this module's public
@@ -42,9 +44,12 @@ def command(kind: str, message: str, *, file: str | None = None, line: int | Non
     return f"{head}::{escape_data(message)}"
 
 
+_NOT_NEW = {"known-failure": "known failure", "passing": "flaky run, the case passes by majority"}
+
+
 @dataclass(frozen=True)
 class _Note:
-    kind: str  # error | warning
+    kind: str  # error | warning | notice
     rank: int
     key: tuple[str, str, int, str]
     title: str
@@ -77,8 +82,10 @@ def _newly_failing(results: Mapping[str, Any]) -> set[tuple[str, str]]:
     return pairs
 
 
-def _run_note(run: dict[str, Any], newly: set[tuple[str, str]], blame: Mapping[str, str]) -> _Note:
+def _run_note(run: dict[str, Any], newly: set[tuple[str, str]], blame: Mapping[str, str],
+              states: Mapping[str, Any]) -> _Note:
     case_id, group = _str(run.get("case_id")), _str(run.get("group"))
+    state = _str(_dict(states.get(case_id)).get(group))
     number = run["run"] if isinstance(run.get("run"), int) else 0
     is_new = (case_id, group) in newly
     by_skill = blame.get(case_id) == "skill"
@@ -93,8 +100,11 @@ def _run_note(run: dict[str, Any], newly: set[tuple[str, str]], blame: Mapping[s
             lines.append(f"{_str(c.get('id')) or '?'}{check}: {_str(c.get('detail'))}".rstrip(": "))
     what = "agent error" if run.get("status") == "error" else "failed"
     tags = [t for t, on in (("newly failing", is_new), ("attributed to the skill", by_skill)) if on]
+    if state in _NOT_NEW and not is_new:
+        tags = [_NOT_NEW[state]]
     title = f"{case_id} group {group} run {number} {what}" + (f" ({', '.join(tags)})" if tags else "")
-    return _Note("error", rank, (case_id, group, number, ""), title,
+    kind = "notice" if state in _NOT_NEW and not is_new else "error"
+    return _Note(kind, rank, (case_id, group, number, ""), title,
                  "\n".join(lines) or f"status {run.get('status')}", case_id or None, True)
 
 
@@ -121,8 +131,9 @@ def _notes(results: Mapping[str, Any]) -> list[_Note]:
     newly = _newly_failing(results)
     cases = _dict(_dict(results.get("metrics")).get("cases"))
     blame = {cid: _str(_dict(o).get("attribution")) for cid, o in cases.items()}
+    states = {cid: _dict(o).get("states") for cid, o in cases.items()}
     runs = [_dict(r) for r in _list(results.get("results")) if _dict(r).get("status") in _FAILING]
-    notes = [_run_note(r, newly, blame) for r in runs]
+    notes = [_run_note(r, newly, blame, states) for r in runs]
     failing_cases = {_str(r.get("case_id")) for r in runs}
     for f in _list(results.get("findings")):
         note = _finding_note(_dict(f), failing_cases)
@@ -145,11 +156,14 @@ def _plural(n: int, word: str) -> str:
 def _overflow(dropped: Iterable[_Note]) -> str | None:
     errors = [n for n in dropped if n.kind == "error"]
     warnings = [n for n in dropped if n.kind == "warning"]
+    notices = [n for n in dropped if n.kind == "notice"]
     parts = []
     if errors:
         parts.append(_plural(len(errors), "failing run" if all(n.is_run for n in errors) else "error"))
     if warnings:
         parts.append(_plural(len(warnings), "warning"))
+    if notices:
+        parts.append(_plural(len(notices), "known or flaky failing run"))
     if not parts:
         return None
     return command("notice", f"… and {' and '.join(parts)}; see the job summary", title="agent-gate")
@@ -158,12 +172,12 @@ def _overflow(dropped: Iterable[_Note]) -> str | None:
 def annotations(results: dict[str, Any], case_paths: dict[str, tuple[str, int]]) -> list[str]:
     """Workflow commands for the failing runs and findings of a results.json document.
 
-    At most ten ``::error`` and ten ``::warning`` lines, most important first, then one
-    ``::notice`` counting what was left out. ``case_paths`` maps a case id to its file and line.
+    At most ten ``::error``, ten ``::warning`` and ten ``::notice`` lines, most important first,
+    then one ``::notice`` counting what was left out. ``case_paths`` maps a case id to its file and line.
     """
     shown: list[_Note] = []
     dropped: list[_Note] = []
-    count = {"error": 0, "warning": 0}
+    count = {"error": 0, "warning": 0, "notice": 0}
     for note in _notes(results):
         if count[note.kind] < MAX_PER_KIND:
             count[note.kind] += 1
@@ -172,5 +186,6 @@ def annotations(results: dict[str, Any], case_paths: dict[str, tuple[str, int]])
             dropped.append(note)
     lines = [_render(n, case_paths) for n in shown if n.kind == "error"]
     lines += [_render(n, case_paths) for n in shown if n.kind == "warning"]
+    lines += [_render(n, case_paths) for n in shown if n.kind == "notice"]
     notice = _overflow(dropped)
     return [*lines, notice] if notice else lines

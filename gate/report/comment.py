@@ -43,6 +43,8 @@ def verdict_line(report: GateReport) -> str:
     counts = {level: sum(f.level is level for f in report.findings) for level in Level}
     parts = [f"{counts[Level.RED_LINE]} red line(s)", f"{counts[Level.ERROR]} error(s)", f"{counts[Level.WARNING]} warning(s)"]
     head = "✅ **agent-gate passed**" if report.passed else "❌ **agent-gate failed**"
+    if report.unavailable:
+        head = "🔌 **agent-gate could not reach the agent**"
     scope = f" · shard {report.shard[0]}/{report.shard[1]}" if report.shard else ""
     stopped = " · ⚠️ interrupted: partial results" if report.interrupted else ""
     return f"## {head} — {', '.join(parts)}{scope}{stopped}"

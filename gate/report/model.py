@@ -36,6 +36,13 @@ class GateReport:
     """Decisions on the (case, group) pairs that fail now where the baseline passed."""
     reruns: int = 0
     """Confirm reruns among the verdicts."""
+    unavailable: bool = False
+    """Most runs of a group ended in agent errors: an outage (exit 4), not a regression."""
+
+    def states(self) -> dict[str, dict[str, str]]:
+        """Every judged (case, group)'s standing against the baseline (known vs new failure …)."""
+        return {cid: {g: self.comparison.state(cid, g, status) for g, status in sorted(o.groups.items())}
+                for cid, o in sorted(self.metrics.cases.items())}
 
     def document(self) -> dict[str, Any]:
         """results.json (contract keys plus the baseline comparison, identity and shard)."""
@@ -45,16 +52,20 @@ class GateReport:
             "fail_on": self.fail_on,
             "shard": {"k": self.shard[0], "n": self.shard[1]} if self.shard else None,
             "interrupted": self.interrupted,
+            "agent_unavailable": self.unavailable,
             "consistency": self.consistency,
             "decision": {**self.decision.model_dump(mode="json", include={"mode", "alpha", "confirm_runs",
                                                                            "fail_on_inconclusive"}),
                          "reruns": self.reruns,
                          "regressions": [d.as_json() for d in self.regressions]},
         }
+        metrics = self.metrics.as_json()
+        for case_id, states in self.states().items():
+            metrics["cases"][case_id]["states"] = states  # type: ignore[index]
         return results_document(
             cases_digest=self.digest,
             verdicts=self.verdicts,
-            metrics=self.metrics.as_json(),
+            metrics=metrics,
             findings=[f.as_json() for f in self.findings],
             passed=self.passed,
             extra=extra,

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate.policy import Level
+from gate.policy import Finding, Level
 from gate.report.model import GateReport
+from gate.report.sanitize import one_line
+from gate.verdict import Status
+
+MAX_REASONS = 3
+"""Failing constraints shown under a finding; the rest are in results.json."""
 
 
 def summary(report: GateReport, paths: dict[str, Path]) -> str:
@@ -23,14 +28,32 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
     lines = [tabulate(rows, headers=["dimension", "A", "B", "Δ B−A"], tablefmt="simple", disable_numparse=True), ""]
     for finding in report.findings:
         if finding.level is not Level.INFO or finding.rule == "no-baseline":
-            lines.append(f"[{finding.level.value}] {finding.message}")
+            lines.append(f"[{finding.level.value}] {one_line(finding.message, 400)}")
+            lines += _reasons(report, finding)
     flakes = [f"{d.case_id} ({d.group}) {d.now.shown()}" for d in report.regressions if d.outcome.value == "cleared"]
     if flakes:
         lines.append(f"[info] flaky, not regressed: {', '.join(flakes)}")
-    verdict = "PASSED" if report.passed else "FAILED"
+    verdict = "AGENT UNAVAILABLE" if report.unavailable else "PASSED" if report.passed else "FAILED"
     reruns = f" ({report.reruns} confirm reruns)" if report.reruns else ""
     decided = f"decisions: {report.decision.mode}" + (f", alpha {report.decision.alpha:g}"
                                                        if report.decision.mode == "confidence" else "")
     lines += ["", f"gate {verdict}: {len(report.verdicts)} runs judged{reruns} · {decided} · reports in "
               + ", ".join(str(p) for p in paths.values())]
     return "\n".join(lines)
+
+
+def _reasons(report: GateReport, finding: Finding) -> list[str]:
+    """Why a case finding fired: the failing constraints of its first failing run."""
+    if finding.case_id is None or (finding.level in (Level.INFO, Level.WARNING) and finding.outcome is None):
+        return []
+    failing = [v for v in report.verdicts if v.case_id == finding.case_id and v.group == finding.group
+               and v.status in (Status.FAIL, Status.ERROR)]
+    if not failing:
+        return []
+    first = min(failing, key=lambda v: v.run)
+    if first.error:
+        return [f"    ↳ run {first.run}: agent error: {one_line(first.error, 200)}"]
+    shown = [f"    ↳ run {first.run}: {c.id} ({c.check}): {one_line(c.detail, 200)}"
+             for c in first.failing()[:MAX_REASONS]]
+    more = len(first.failing()) - MAX_REASONS
+    return shown + ([f"    ↳ … {more} more in results.json"] if more > 0 else [])

@@ -101,6 +101,7 @@ def test_a_failing_gate_writes_outputs_comments_and_then_fails(tmp_path: Path) -
         "passed": "false", "exit-code": "1", "summary-path": str(out / "comment.md"),
         "junit-path": str(out / "junit.xml"), "results-path": str(out / "results.json"),
         "a-pass-rate": "0.75", "b-pass-rate": "0.5", "failing-cases": "1",
+        "new-failures": "", "known-failures": "", "fixed": "",
     }
     read = step(result, "Read the results")
     assert read.stdout.splitlines() == [

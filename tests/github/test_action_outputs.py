@@ -31,7 +31,17 @@ def test_outputs_from_results(tmp_path: Path) -> None:
         "results-path": str(base / "results.json"), "junit-path": str(base / "junit.xml"),
         "summary-path": str(base / "comment.md"),
         "a-pass-rate": "0.8", "b-pass-rate": "0.8571", "failing-cases": "2",
+        "new-failures": "", "known-failures": "", "fixed": "",
     }
+
+
+def test_state_counts_from_results(tmp_path: Path) -> None:
+    document = {"metrics": {"cases": {
+        "B3-PC-01": {"states": {"A": "new-failure", "B": "new-failure"}},
+        "B3-MC-04": {"states": {"A": "passing", "B": "known-failure"}},
+        "B3-QC-01": {"states": {"A": "fixed"}}, "odd": "x"}}}
+    out = action.outputs(document, tmp_path, 1)
+    assert (out["new-failures"], out["known-failures"], out["fixed"]) == ("2", "1", "1")
 
 
 def test_outputs_without_results_are_blank_and_not_passed(tmp_path: Path) -> None:

@@ -112,3 +112,16 @@ def test_deterministic_whatever_the_input_order() -> None:
         shuffled.shuffle(runs)
         shuffled.shuffle(findings)
         assert gh.annotations(document(runs, findings), {"C1": ("cases/C1.yaml", 1)}) == expected
+
+
+def test_known_and_flaky_failures_are_notices_so_a_passing_gate_shows_no_error() -> None:
+    doc = document([run("B3-MC-04", "B"), run("X-OC-02", "A", n=3), run("B3-PC-01", "A")])
+    doc["metrics"]["cases"] = {"B3-MC-04": {"states": {"B": "known-failure"}},
+                               "X-OC-02": {"states": {"A": "passing"}},
+                               "B3-PC-01": {"states": {"A": "new-failure"}}}
+    lines = gh.annotations(doc, {})
+    assert [line.split("::")[1] for line in lines] == [
+        "error title=B3-PC-01 group A run 0 failed",
+        "notice title=B3-MC-04 group B run 0 failed (known failure)",
+        "notice title=X-OC-02 group A run 3 failed (flaky run%2C the case passes by majority)",
+    ]

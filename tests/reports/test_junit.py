@@ -22,7 +22,7 @@ def write(report: GateReport, tmp_path: Path) -> Path:
 def test_flat_suites_per_dimension_and_group(mixed_report: GateReport, tmp_path: Path) -> None:
     xml = junitparser.JUnitXml.fromfile(str(write(mixed_report, tmp_path)))
     suites = list(xml)
-    assert [s.name for s in suites] == ["B3/PC/A", "B3/PC/B", "B3/QC/A", "B3/QC/B"]
+    assert [s.name for s in suites] == ["B3/PC/A", "B3/PC/B", "B3/QC/A", "B3/QC/B", "gate"]
     assert all(not list(s.iterchildren(junitparser.TestSuite)) for s in suites)  # no nesting
 
 
@@ -60,3 +60,21 @@ def test_every_failure_has_a_message_even_without_detail(mixed_report: GateRepor
     xml = junitparser.JUnitXml.fromfile(str(write(mixed_report, tmp_path)))
     results = [r for s in xml for c in s for r in c.result]
     assert results and all(r.message for r in results)
+
+
+def test_known_failures_are_skipped_and_the_gate_rules_are_testcases(mixed_report: GateReport, tmp_path: Path) -> None:
+    xml = junitparser.JUnitXml.fromfile(str(write(mixed_report, tmp_path)))
+    cases = {c.name: c for s in xml for c in s}
+    # PC-01 failed in every baseline run too: known, so skipped with the reason, not a failure
+    [known] = cases["B3-PC-01 [A] run 0"].result
+    assert isinstance(known, junitparser.Skipped)
+    assert known.message.startswith("known failure: 0 of 5 runs passed in the baseline too: no_sony (terms:forbidden)")
+    # the new failure stays a failure, and the gate's own rule that fired is a failing testcase
+    assert isinstance(cases["B3-QC-01 [B] run 0"].result[0], junitparser.Failure)
+    gate = next(s for s in xml if s.name == "gate")
+    failed = {c.name: c.result[0].message for c in gate if c.result}
+    assert list(failed) == ["regression"]
+    assert failed["regression"].startswith("B3-QC-01 (B): passes 0 of 4 runs now, 5 of 5 in the baseline")
+    assert {c.name for c in gate} >= {"min-a", "min-delta", "red-line-delta", "regression", "dimension-regression"}
+    assert xml.failures == 4 + 1  # the 4 runs of the new failure and the regression rule; none of PC-01
+
