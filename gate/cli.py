@@ -16,6 +16,7 @@ import click
 from gate.errors import EXIT_INTERNAL, GateError
 
 if TYPE_CHECKING:
+    from gate.baseline import Baseline
     from gate.check import CheckSettings
     from gate.report.model import GateReport
 
@@ -161,34 +162,58 @@ def baseline_group() -> None:
 @click.option("--runs", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
               help="Record from N fresh runs of every case instead of the latest results "
                    "(--runs alone: decision.baseline_runs of gate.yaml, 5 by default).")
+@click.option("--accept-regressions", is_flag=True,
+              help="Record it even where it lowers the bar (cases that passed and now fail).")
 def baseline_update_command(config_path: str | None, results_path: str | None, out_path: str | None,
-                            runs: int | None) -> None:
-    """Write the baseline (atomically) from the latest results, or from N fresh runs."""
+                            runs: int | None, accept_regressions: bool) -> None:
+    """Write the baseline (atomically) from the latest results, or from N fresh runs.
+
+    Prints what it changes; refuses (exit 1) to lower the bar for a case unless
+    --accept-regressions is given.
+    """
     from gate import baseline
     from gate.config import load_config
 
     config = load_config(config_path)
     target = Path(out_path) if out_path else config.resolve(config.baseline)
+    old = baseline.load(target)  # a corrupt one is an error before any agent call
     if runs is not None:
         from gate.calibrate import describe, record
 
         if results_path:
             raise GateError("--runs records fresh runs; it cannot be combined with --results")
         made, total = record(config, runs or config.decision.baseline_runs)
-        baseline.write(target, made)
         click.echo(describe(made.calibration or {}))
-        click.echo(f"baseline written to {target} ({total} runs)")
-        return
-    from gate.merge import read_results
+    else:
+        from gate.merge import read_results
 
-    source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
-    document = read_results(source)
-    if document.get("shard"):
-        raise GateError("these are one shard's results; merge the shards first (`gate merge`)", where=str(source))
-    if document.get("interrupted"):
-        raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
-    baseline.write(target, baseline.from_results(document, str(source)))
-    click.echo(f"baseline written to {target} ({len(document.get('results', []))} runs)")
+        source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
+        document = read_results(source)
+        if document.get("shard"):
+            raise GateError("these are one shard's results; merge the shards first (`gate merge`)", where=str(source))
+        if document.get("interrupted"):
+            raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
+        made, total = baseline.from_results(document, str(source)), len(document.get("results", []))
+    _guard_lowering(old, made, accept_regressions, target)
+    baseline.write(target, made)
+    click.echo(f"baseline written to {target} ({total} runs)")
+
+
+def _guard_lowering(old: Baseline | None, new: Baseline, accept: bool, target: Path) -> None:
+    """Print the diff against the baseline being replaced; refuse to lower it unless accepted."""
+    from gate.baseline_diff import diff
+    from gate.errors import EXIT_FAILED
+
+    if old is None:
+        return
+    changes = diff(old, new)
+    for line in changes.lines():
+        click.echo(f"baseline diff: {line}")
+    if changes.lowered and not accept:
+        click.echo(f"gate: refused: the new baseline lowers the bar for {len(changes.lowered)} case(s) that passed "
+                   f"before ({', '.join(changes.lowered)}); fix them, or record it with --accept-regressions "
+                   f"(nothing written to {target})", err=True)
+        sys.exit(EXIT_FAILED)
 
 
 @main.command("merge")
