@@ -13,8 +13,8 @@ from gate import baseline as baseline_mod
 from gate import metrics as metrics_mod
 from gate.check import identity, select_cases
 from gate.config import GateConfig
+from gate.confirm import judge_for, judged
 from gate.errors import GateError
-from gate.evaluate import evaluate
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.metrics import Metrics
@@ -28,10 +28,10 @@ def record(config: GateConfig, runs: int) -> tuple[baseline_mod.Baseline, int]:
     case_set = load_cases(config.resolve(config.cases.path))
     selected = select_cases(config, case_set, None)
     jobs = plan(selected, config.groups, config.repeats, times=runs)
-    outcome = run_jobs(jobs, config.agent, root=config.resolve("."))
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set))
     if outcome.interrupted:
         raise GateError("the runs were interrupted: no baseline written (a partial one would lie)")
-    verdicts = [evaluate(case_set.cases[t.case_id], t) for t in outcome.trajectories]
+    verdicts = judged(case_set, outcome)
     computed = metrics_mod.compute(case_set.cases, verdicts)
     calibration = calibrate(computed, config, runs)
     made = baseline_mod.from_metrics(computed, cases_digest=case_set.digest, identity=identity(config),

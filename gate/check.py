@@ -166,7 +166,7 @@ def write_reports(report: GateReport, out_dir: Path) -> dict[str, Path]:
 
 def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     """Run the agent, confirm suspicious failures, judge, enforce and write the reports."""
-    from gate.confirm import confirm_failures
+    from gate.confirm import confirm_failures, judge_for
     from gate.jobs import plan
     from gate.runner import run_jobs
 
@@ -177,7 +177,7 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     if settings.out_dir.exists() and not settings.out_dir.is_dir():
         raise GateError("the report directory is a file", where=str(settings.out_dir))
     jobs = plan(selected, config.groups, config.repeats)
-    outcome = run_jobs(jobs, config.agent, root=config.resolve("."))
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set))
     trajectories, verdicts, interrupted = confirm_failures(config, case_set, base, outcome)
     report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts)
     paths = write_reports(report, settings.out_dir)

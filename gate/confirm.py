@@ -8,6 +8,8 @@ flake passes and clears. At most ``decision.confirm_runs`` rounds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gate import baseline as baseline_mod
 from gate import metrics as metrics_mod
 from gate import regressions
@@ -21,13 +23,24 @@ from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
 
 
+def judge_for(case_set: CaseSet) -> Callable[[Trajectory], RunVerdict]:
+    """Judge each answer as it arrives (for the progress line), once."""
+    return lambda t: evaluate(case_set.cases[t.case_id], t)
+
+
+def judged(case_set: CaseSet, outcome: RunOutcome) -> list[RunVerdict]:
+    """The run's verdicts in trajectory order: those judged as they arrived, the rest now."""
+    return [outcome.verdicts.get((t.case_id, t.group, t.run)) or evaluate(case_set.cases[t.case_id], t)
+            for t in outcome.trajectories]
+
+
 def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | None,
                      outcome: RunOutcome) -> tuple[list[Trajectory], list[RunVerdict], bool]:
     """The first run's trajectories and verdicts plus those of the confirm reruns, and whether the
     run was interrupted."""
     cases = case_set.cases
     trajectories = list(outcome.trajectories)
-    verdicts = [evaluate(cases[t.case_id], t) for t in trajectories]
+    verdicts = judged(case_set, outcome)
     settings = config.decision
     if settings.mode == "point" or not settings.confirm_runs or base is None or outcome.interrupted:
         return trajectories, verdicts, outcome.interrupted
@@ -48,9 +61,9 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
         jobs = [Job(cases[cid], group, next_run[(cid, group)]) for cid, group in pending]
         for cid, group in pending:
             next_run[(cid, group)] += 1
-        rerun = run_jobs(jobs, config.agent, root=config.resolve("."))
+        rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set))
         trajectories += rerun.trajectories
-        verdicts += [evaluate(cases[t.case_id], t) for t in rerun.trajectories]
+        verdicts += judged(case_set, rerun)
         if rerun.interrupted:
             return trajectories, verdicts, True
     return trajectories, verdicts, False

@@ -18,6 +18,9 @@ from gate.runner.cache import Cache, cache_key
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.trajectory import Trajectory
+from gate.verdict import RunVerdict, Status
+
+Judge = Callable[[Trajectory], RunVerdict]
 
 DEFAULT_BACKOFF_S = 0.5
 """First retry waits up to this long (full jitter), doubling per attempt."""
@@ -39,6 +42,8 @@ class RunOutcome:
     cache_hits: int
     retries: int = 0
     """Extra attempts after retryable failures."""
+    verdicts: dict[Key, RunVerdict] = field(default_factory=dict)
+    """The verdict of each trajectory, when the run was given a judge (the progress shows them)."""
 
     @property
     def errors(self) -> int:
@@ -53,43 +58,54 @@ class _State:
     calls: int = 0
     cache_hits: int = 0
     retries: int = 0
+    verdicts: dict[Key, RunVerdict] = field(default_factory=dict)
 
     def count_retry(self, error: AgentError, delay: float) -> None:
         self.retries += 1
 
     def outcome(self) -> RunOutcome:
         ordered = [self.finished[k] for k in sorted(self.finished)]
-        return RunOutcome(ordered, self.interrupted, self.calls, self.cache_hits, self.retries)
+        return RunOutcome(ordered, self.interrupted, self.calls, self.cache_hits, self.retries,
+                          {k: self.verdicts[k] for k in sorted(self.verdicts)})
 
 
 def run_jobs(
     jobs: list[Job], agent: AgentConfig, *, root: Path, progress: bool | None = None,
     backoff_base_s: float = DEFAULT_BACKOFF_S, sleep: Callable[[float], Awaitable[None]] | None = None,
+    judge: Judge | None = None,
 ) -> RunOutcome:
     """Call the agent once per job (cache permitting) and collect the trajectories.
 
     A failed call becomes a trajectory with ``error`` set, never an exception; Ctrl-C or SIGTERM
     stops the run and keeps what finished (``interrupted``). Bad settings raise GateError before
     any call. ``backoff_base_s`` and ``sleep`` tune the retry waits (tests make them instant).
+    ``judge``: each answer is judged as it arrives, so the progress counts passed and failed and
+    the verdicts come back with the trajectories (judged once).
     """
     state = _State()
     enabled = auto_enabled() if progress is None else progress
     policy = RetryPolicy(retries=agent.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
                          on_retry=state.count_retry)
     try:
-        asyncio.run(_run(jobs, agent, root, state, policy, enabled))
+        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
         state.interrupted = True
     return state.outcome()
 
 
 async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
-               show: bool) -> None:
+               show: bool, judge: Judge | None) -> None:
     requests = {job.key: build_request(job) for job in jobs}
     adapter = build_adapter(agent, root, list(requests.values()), policy)
     cache = Cache(root / agent.cache) if agent.cache is not False and adapter.cacheable else None
     progress = Progress(len(jobs), enabled=show)
     semaphore = asyncio.Semaphore(agent.concurrency)
+
+    def verdict_of(key: Key, trajectory: Trajectory) -> bool | None:
+        if judge is None:
+            return None
+        verdict = state.verdicts[key] = judge(trajectory)
+        return None if verdict.status is Status.SKIPPED else verdict.status is Status.PASS
 
     async def one(job: Job) -> None:
         request = requests[job.key]
@@ -99,13 +115,13 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
             if hit is not None:
                 state.finished[job.key] = hit  # as first recorded: a cached rerun gives the same results
                 state.cache_hits += 1
-                progress.record(error=False, cached=True)
+                progress.record(error=False, cached=True, passed=verdict_of(job.key, hit))
                 return
         async with semaphore:
             state.calls += 1
             trajectory = await _call(adapter, job.key, request, policy)
             state.finished[job.key] = trajectory
-            progress.record(error=trajectory.error is not None)
+            progress.record(error=trajectory.error is not None, passed=verdict_of(job.key, trajectory))
         if cache is not None and key is not None:
             cache.put(key, trajectory)
 

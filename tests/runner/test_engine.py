@@ -9,7 +9,7 @@ import pytest
 
 from gate.runner import run_jobs
 from gate.runner.cache import cache_key
-from gate.runner.progress import Progress, auto_enabled
+from gate.runner.progress import Progress, auto_enabled, auto_mode
 
 from .conftest import agent, jobs_of
 
@@ -153,16 +153,51 @@ def test_ctrl_c_keeps_finished_results(tmp_path: Path, agent_module: Callable[[s
     assert all(t.error is None for t in outcome.trajectories)
 
 
-def test_progress_line() -> None:
-    stream = io.StringIO()
-    progress = Progress(4, enabled=True, stream=stream)
-    progress.record(error=False)
-    progress.record(error=True)
-    progress.record(error=False, cached=True)
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_line_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    stream, clock = io.StringIO(), _Clock()
+    progress = Progress(4, enabled="tty", stream=stream, clock=clock)
+    clock.now += 2
+    progress.record(error=False, passed=True)
+    clock.now += 2
+    progress.record(error=True, passed=False)
+    progress.record(error=False, cached=True, passed=False)
     progress.finish()
     frames = stream.getvalue().split("\r\x1b[2K")
-    assert frames[-1] == "[3/4] ok 1 · err 1 · cached 1\n"
-    assert frames[1] == "[1/4] ok 1 · err 0 · cached 0"
+    assert frames[1] == "[1/4] 25% · 2 s · passed 1 · failed 0 · agent errors 0 · cached 0 · ETA 6 s"
+    assert frames[-1] == "[3/4] 75% · 4 s · passed 1 · failed 2 · agent errors 1 · cached 1 · ETA 2 s\n"
+
+
+def test_failed_is_red_on_a_colour_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    stream = io.StringIO()
+    progress = Progress(2, enabled="tty", stream=stream)
+    progress.record(error=False, passed=False)
+    assert "\x1b[31mfailed 1\x1b[0m" in stream.getvalue()
+
+
+def test_progress_in_a_ci_log_is_periodic_lines_inside_a_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    stream, clock = io.StringIO(), _Clock()
+    progress = Progress(100, enabled="log", stream=stream, clock=clock, interval_s=10)
+    for n in range(100):
+        clock.now += 0.05 if n < 50 else 1.0  # slower in the second half: lines by time, too
+        progress.record(error=False, passed=n % 10 != 0)
+    progress.finish()
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "::group::agent-gate: 100 agent calls" and lines[-1] == "::endgroup::"
+    assert "\r" not in stream.getvalue() and "\x1b" not in stream.getvalue()
+    assert lines[1].startswith("[10/100] 10% · 0 s · passed 9 · failed 1")
+    assert lines[-2] == "[100/100] 100% · 52 s · passed 90 · failed 10 · agent errors 0 · cached 0"
+    assert 10 <= len(lines) - 2 <= 16  # every 10 % and every 10 s, not every call
 
 
 def test_progress_is_silent_when_disabled() -> None:
@@ -178,9 +213,12 @@ class _Tty(io.StringIO):
         return True
 
 
-def test_progress_auto_is_on_for_a_terminal_outside_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_auto_is_a_line_on_a_terminal_and_log_lines_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CI", raising=False)
-    assert auto_enabled(_Tty()) is True
-    assert auto_enabled(io.StringIO()) is False
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    assert auto_mode(_Tty()) == "tty"
+    assert auto_mode(io.StringIO()) == "off"
     monkeypatch.setenv("CI", "true")
-    assert auto_enabled(_Tty()) is False
+    assert auto_mode(_Tty()) == "log"
+    assert auto_mode(io.StringIO()) == "log"
+    assert auto_enabled(io.StringIO()) is True
