@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from gate import safejson
 from gate.atomic import write_json
 from gate.errors import GateError
 from gate.metrics import Metrics
@@ -61,7 +62,7 @@ def load(path: Path) -> Baseline | None:
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = safejson.loads(path.read_bytes())
     except json.JSONDecodeError as exc:
         raise GateError(f"corrupt baseline: not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)) from None
     except UnicodeDecodeError:
