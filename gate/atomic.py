@@ -32,8 +32,11 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
 
 
 def dump_json(data: Any) -> str:
-    """Deterministic JSON: sorted keys, two-space indent, real UTF-8, trailing newline."""
-    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    """Deterministic JSON: sorted keys, two-space indent, real UTF-8, trailing newline.
+
+    Strict RFC 8259: a NaN or infinity that reached a report is a bug, raised, never written.
+    """
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True, allow_nan=False) + "\n"
 
 
 def write_json(path: str | os.PathLike[str], data: Any) -> Path:

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from gate import safejson
 from gate.atomic import write_json
 from gate.errors import GateError
 from gate.metrics import Metrics, RunCount
@@ -139,11 +140,9 @@ def load(path: Path) -> Baseline | None:
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
+        data = safejson.loads(path.read_bytes())
     except json.JSONDecodeError as exc:
         raise GateError(f"corrupt baseline: not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)) from None
-    except ValueError as exc:
-        raise GateError(f"corrupt baseline: {exc}", where=str(path)) from None
     except UnicodeDecodeError:
         raise GateError("corrupt baseline: not UTF-8 text", where=str(path)) from None
     except OSError as exc:
@@ -157,10 +156,6 @@ def load(path: Path) -> Baseline | None:
             f"corrupt baseline: {dotted(error['loc'])}: {error['msg']} — regenerate it with `gate baseline update`",
             where=str(path),
         ) from None
-
-
-def _no_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number JSON allows")
 
 
 class Comparison(BaseModel):

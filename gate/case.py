@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
+from gate.strictvalues import StrictValues
 from gate.trajectory import Group, ToolCall
 
 # Dimensions of each suite, as the seeds name them.
@@ -18,7 +19,7 @@ TAG_GOLDEN = "golden"
 TAG_SKILL_EXPLICIT = "skill-explicit-constraint"
 
 
-class _Strict(BaseModel):
+class _Strict(StrictValues):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -97,6 +98,7 @@ class Constraint(_Strict):
     not_: Constraint | None = Field(None, alias="not")
 
     _parsed: Any = PrivateAttr(None)
+    checked_elsewhere: ClassVar[frozenset[str]] = frozenset({"params"})  # by the checker's own model
 
     @model_validator(mode="after")
     def _one_kind(self) -> Constraint:

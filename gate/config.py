@@ -5,15 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from gate import yamlio
 from gate.errors import GateError
+from gate.strictvalues import StrictValues
 
 DEFAULT_CONFIG = "gate.yaml"
 
 
-class _Strict(BaseModel):
+class _Strict(StrictValues):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from gate import safejson
 from gate.check import CheckSettings, build_report, identity, load_baseline, write_reports
 from gate.errors import GateError
 from gate.loader import load_cases
@@ -25,7 +26,7 @@ def read_results(path: Path) -> dict[str, Any]:
     if not path.exists():
         raise GateError("results file not found", where=str(path))
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = safejson.loads(path.read_bytes())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise GateError(f"not a results.json: {exc}", where=str(path)) from None
     except OSError as exc:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from gate import safejson
 from gate.atomic import write_text
 from gate.errors import GateError, did_you_mean
 from gate.trajectory import Trajectory
@@ -19,7 +20,7 @@ RecordKey = tuple[str, str, int]
 def parse_line(line: str, where: str) -> Trajectory:
     """One JSONL line as a trajectory, or a GateError at ``where``."""
     try:
-        data = json.loads(line)
+        data = safejson.loads(line)
     except json.JSONDecodeError as exc:
         raise GateError(f"not valid JSON ({exc.msg} at column {exc.colno})", where=where) from None
     if not isinstance(data, dict):
@@ -61,5 +62,6 @@ def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = Non
 def write_trajectories(path: Path, records: Iterable[Trajectory]) -> None:
     """Write records sorted by (case, group, run), one JSON object a line, atomically."""
     ordered = sorted(records, key=lambda r: (r.case_id, r.group, r.run))
-    lines = [json.dumps(r.model_dump(mode="json", exclude_none=False), ensure_ascii=False, sort_keys=True) for r in ordered]
+    lines = [safejson.dumps(r.model_dump(mode="json", exclude_none=False), ensure_ascii=False, sort_keys=True)
+             for r in ordered]
     write_text(path, "\n".join(lines) + ("\n" if lines else ""))

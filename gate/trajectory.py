@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from gate import safejson
+
 Group = Literal["A", "B"]
 
 
@@ -77,23 +79,63 @@ class Trajectory(BaseModel):
         return [call.name for call in self.tool_calls]
 
 
-def _content_text(content: Any) -> str:
+def _type(value: Any) -> str:
+    return type(value).__name__
+
+
+def _content_text(content: Any, where: str) -> str:
     if content is None:
         return ""
     if isinstance(content, str):
         return content
     if isinstance(content, list):  # content parts: keep the text ones
-        return "".join(
-            part.get("text", "") for part in content if isinstance(part, dict)
-        )
-    raise ValueError(f"message content must be a string or a list of parts, got {type(content).__name__}")
+        texts = []
+        for index, part in enumerate(content):
+            text = part.get("text", "") if isinstance(part, dict) else ""
+            if not isinstance(text, str):
+                raise ValueError(f"{where}[{index}].text: must be a string, got {_type(text)}")
+            texts.append(text)
+        return "".join(texts)
+    raise ValueError(f"message content must be a string or a list of parts, got {_type(content)}")
+
+
+def _arguments(arguments: Any, where: str) -> Any:
+    """A call's arguments: an object, or the JSON text of one as OpenAI sends them.
+
+    The text is the model's own writing, so text that is not (bounded) JSON is kept raw and
+    judged as such; only a wrong type is the agent's harness at fault.
+    """
+    if arguments is None:
+        return {}
+    if isinstance(arguments, dict):
+        return arguments
+    if not isinstance(arguments, str):
+        raise ValueError(f"{where}: must be a JSON object or a string of one, got {_type(arguments)}")
+    try:
+        parsed = safejson.loads(arguments) if arguments.strip() else {}
+    except json.JSONDecodeError:
+        return {"_raw": arguments}
+    return parsed if isinstance(parsed, dict) else {"_value": parsed}
+
+
+def _tool_call(raw: Any, where: str) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: must be an object, got {_type(raw)}")
+    function = raw.get("function")
+    if not isinstance(function, dict):
+        raise ValueError(f"{where}.function: must be an object with a string 'name', got {_type(function)}")
+    name = function.get("name")
+    if not isinstance(name, str):
+        raise ValueError(f"{where}.function.name: must be a string, got {_type(name)}")
+    return {"name": name, "args": _arguments(function.get("arguments"), f"{where}.function.arguments")}
 
 
 def derive_from_messages(messages: Any) -> tuple[str, list[dict[str, Any]]]:
     """Final answer and tool calls from an OpenAI chat transcript.
 
     The answer is the last assistant message's text; each assistant ``tool_calls`` entry becomes a
-    call, completed by the ``tool`` message that answers its ``tool_call_id``.
+    call, completed by the ``tool`` message that answers its ``tool_call_id``. A field of the wrong
+    type is a ValueError naming it (``messages[2].tool_calls[0].function``), never a guess.
     """
     if not isinstance(messages, list):
         raise ValueError("messages must be a list of chat messages")
@@ -104,26 +146,23 @@ def derive_from_messages(messages: Any) -> tuple[str, list[dict[str, Any]]]:
         if not isinstance(message, dict) or "role" not in message:
             raise ValueError(f"messages[{index}] must be an object with a 'role'")
         role = message["role"]
+        where = f"messages[{index}]"
         if role == "assistant":
-            text = _content_text(message.get("content"))
+            text = _content_text(message.get("content"), f"{where}.content")
             if text:
                 answer = text
-            for raw in message.get("tool_calls") or []:
-                function = raw.get("function", {}) if isinstance(raw, dict) else {}
-                arguments = function.get("arguments", {})
-                if isinstance(arguments, str):
-                    try:
-                        arguments = json.loads(arguments) if arguments.strip() else {}
-                    except json.JSONDecodeError:
-                        arguments = {"_raw": arguments}
-                call: dict[str, Any] = {"name": function.get("name", ""), "args": arguments}
+            requested = message.get("tool_calls")
+            if requested is not None and not isinstance(requested, list):
+                raise ValueError(f"{where}.tool_calls: must be a list of tool calls, got {_type(requested)}")
+            for number, raw in enumerate(requested or []):
+                call = _tool_call(raw, f"{where}.tool_calls[{number}]")
                 calls.append(call)
-                if isinstance(raw, dict) and raw.get("id"):
+                if raw.get("id"):
                     by_id[str(raw["id"])] = call
         elif role == "tool":
             call_id = str(message.get("tool_call_id", ""))
             target = by_id.get(call_id) or (calls[-1] if calls else None)
             if target is not None:
-                target["result"] = _content_text(message.get("content"))
+                target["result"] = _content_text(message.get("content"), f"{where}.content")
                 target["is_error"] = bool(message.get("is_error", False))
     return answer, calls

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -10,9 +11,10 @@ import yaml
 from pydantic import ValidationError
 
 from gate.errors import GateError
+from gate.yamlsafe import RefusedYaml, StrictLoader
 
-# The C loader is several times faster on a large case set; PyYAML may be built without it.
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Built on the C loader where PyYAML has it: several times faster on a large case set.
+_Loader: Any = StrictLoader
 
 
 def load(path: Path, text: str | None = None) -> Any:
@@ -21,6 +23,8 @@ def load(path: Path, text: str | None = None) -> Any:
         text = read_text(path)
     try:
         return yaml.load(text, Loader=_Loader)
+    except RefusedYaml as exc:
+        raise GateError(exc.message, where=f"{path}:{exc.line}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
@@ -32,14 +36,19 @@ def load(path: Path, text: str | None = None) -> Any:
 
 
 def read_bytes(path: Path) -> tuple[bytes, str]:
-    """The file's bytes and its UTF-8 text (newlines as Python reads them), from one read."""
+    """The file's bytes and its UTF-8 text (newlines as Python reads them), from one read.
+
+    A leading UTF-8 byte-order mark, as Windows editors and PowerShell's ``Out-File`` write, is dropped.
+    """
+    skip = 0
     try:
         raw = path.read_bytes()
-        return raw, raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        skip = len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0
+        return raw, raw[skip:].decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise GateError("file not found", where=str(path)) from None
     except UnicodeDecodeError as exc:
-        raise GateError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
+        raise GateError(f"not UTF-8 text (byte {exc.start + skip})", where=str(path)) from None
     except OSError as exc:
         raise GateError(f"cannot read: {exc.strerror}", where=str(path)) from None
 

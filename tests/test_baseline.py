@@ -95,7 +95,7 @@ def test_a_v1_baseline_loads_as_one_run_per_case_with_a_note(tmp_path: Path) -> 
     ('{"schema": "gate.baseline/v2", "cases_digest": "", "dimensions": {"B3/QC": {"A": 1.5}}, "cases": {}}',
      "corrupt baseline: dimensions.B3/QC.A: Input should be less than or equal to 1 — regenerate it with `gate baseline update`"),
     ('{"schema": "gate.baseline/v2", "cases_digest": "", "dimensions": {"B3/QC": {"A": NaN}}, "cases": {}}',
-     "corrupt baseline: NaN is not a number JSON allows"),
+     "corrupt baseline: not valid JSON (NaN is not JSON; write null or a number, line 1)"),
     ('{"schema": "gate.baseline/v2", "cases_digest": "", "dimensions": {}, "cases": {"X": {"A": {"passed": 6, "runs": 5}}}}',
      "corrupt baseline: cases.X.A: Value error, passed (6) exceeds runs (5) — regenerate it with `gate baseline update`"),
     ('{"schema": "gate.baseline/v2", "cases_digest": "", "dimensions": {}, "cases": {"X": {"A": {"passed": -1, "runs": 5}}}}',

@@ -183,7 +183,8 @@ def test_an_unreachable_agent_is_an_outage_not_a_regression(project: Path) -> No
     (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     code, out = invoke("check")
     assert code == 4
-    assert "[red-line] the agent could not be reached (group A: 3 of 3 runs; group B: 3 of 3 runs ended in an agent error)" in out
+    assert ("[red-line] the agent is unavailable (group A: 3 of 3 runs; group B: 3 of 3 runs ended in an agent error)"
+            " — an outage or a broken agent, not a regression; the first error: connection failed to") in out
     assert "[error]" not in out  # no regression, no line: the agent never answered
     assert "gate AGENT UNAVAILABLE" in out
     document = results(project)

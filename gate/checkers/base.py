@@ -6,13 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import ConfigDict, model_validator
 
+from gate.strictvalues import StrictValues
 from gate.subject import Subject
 from gate.verdict import Outcome
 
 
-class Params(BaseModel):
+class Params(StrictValues):
     """Base of every checker's parameters: unknown keys are errors, values are frozen."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from gate import safejson
 from gate.checkers.base import Params, checker
 from gate.subject import Subject
 from gate.text.numerals import to_int
@@ -185,7 +186,7 @@ def _fact(text: str) -> str | None:
 
 def _facts(result: str, fields: list[str]) -> set[str]:
     try:
-        data: Any = json.loads(result)
+        data: Any = safejson.loads(result)
     except ValueError:
         tokens = re.findall(r"[\u4e00-\u9fff]{2,}|\d+(?:\.\d+)?", result)
         return {fact for token in tokens if (fact := _fact(token))}

@@ -7,7 +7,6 @@ never fails the step itself: the action's last step fails with the gate's own ex
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Mapping
@@ -17,6 +16,7 @@ from typing import Any
 import click
 
 import gate.github.annotations as gh_annotations
+from gate import safejson
 from gate.github.annotations import command
 
 
@@ -37,7 +37,7 @@ def _rate(value: Any) -> str:
 def read_results(path: Path) -> dict[str, Any] | None:
     """results.json as a dict, or None when it is missing or unreadable."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = safejson.loads(path.read_bytes())
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

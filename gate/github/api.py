@@ -7,6 +7,7 @@ that does not clear) from a misconfiguration. Messages never carry the token.
 from __future__ import annotations
 
 import email.utils
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from gate import safejson
 from gate.runner.headers import redact as redact_headers
 
 API_VERSION = "2022-11-28"
@@ -80,9 +82,19 @@ def redact(text: str, client: httpx.Client) -> str:
     return redact_headers(text, {"authorization": client.headers.get("authorization", "")})
 
 
+def json_body(response: httpx.Response) -> Any:
+    """The response's JSON, read as strictly as any other input; an :class:`ApiError` naming the request if not."""
+    try:
+        return safejson.loads(response.content)
+    except json.JSONDecodeError as exc:
+        where = f"{response.request.method} {response.request.url.path}"
+        raise ApiError(f"{where}: unreadable response ({exc.msg} at line {exc.lineno} column {exc.colno})",
+                       response.status_code) from None
+
+
 def _message(response: httpx.Response) -> str:
     try:
-        data: Any = response.json()
+        data: Any = safejson.loads(response.content)
     except ValueError:
         data = None
     text = data.get("message") if isinstance(data, dict) else None

@@ -14,7 +14,16 @@ from typing import Any
 
 import httpx
 
-from gate.github.api import ApiError, Forbidden, RateLimited, RetryPolicy, Unavailable, redact, request
+from gate.github.api import (
+    ApiError,
+    Forbidden,
+    RateLimited,
+    RetryPolicy,
+    Unavailable,
+    json_body,
+    redact,
+    request,
+)
 
 COMMENT_MARKER = "<!-- agent-gate:pr-comment -->"
 DEFAULT_AUTHOR = "github-actions[bot]"
@@ -117,7 +126,7 @@ def find_comment(
         if url is None:
             break
         response = request(client, "GET", url, policy=policy)
-        page = response.json()
+        page = json_body(response)
         if not isinstance(page, list):
             raise ApiError(f"GET {httpx.URL(url).path}: expected a list of comments")
         for comment in page:
@@ -153,7 +162,7 @@ def _upsert(
                 return _result(CommentStatus.UNCHANGED, existing, "the comment already says this")
             url = f"{api_url}/repos/{repo}/issues/comments/{existing['id']}"
             response = request(client, "PATCH", url, policy=policy, json={"body": body})
-            return _result(CommentStatus.UPDATED, response.json(), "updated in place")
+            return _result(CommentStatus.UPDATED, json_body(response), "updated in place")
         try:
             # Not retried inside: a POST answered with a 5xx may still have been stored, so the
             # next try looks for it again before posting.
@@ -166,7 +175,7 @@ def _upsert(
                 raise
             policy.sleep(policy.backoff(attempt))
             continue
-        return _result(CommentStatus.CREATED, response.json(), "created")
+        return _result(CommentStatus.CREATED, json_body(response), "created")
     raise AssertionError("unreachable")  # pragma: no cover
 
 

@@ -6,7 +6,6 @@ with a workflow command and exits 0, since a local run or a push build has nothi
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,9 +15,10 @@ from typing import Any
 import click
 import httpx
 
+from gate import safejson
 from gate.errors import GateError
 from gate.github.annotations import command
-from gate.github.api import DEFAULT_API_URL, ApiError, RetryPolicy, redact, request
+from gate.github.api import DEFAULT_API_URL, ApiError, RetryPolicy, json_body, redact, request
 from gate.github.comment import CommentResult, CommentStatus, upsert_comment
 
 DEFAULT_POLICY = RetryPolicy()
@@ -45,7 +45,7 @@ def pr_from_event(path: str | None) -> int | None:
     if not path:
         return None
     try:
-        event: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+        event: Any = safejson.loads(Path(path).read_bytes())
     except (OSError, ValueError):
         return None
     if not isinstance(event, dict):
@@ -111,8 +111,8 @@ def head_matches(client: httpx.Client, target: Target, head_sha: str, policy: Re
     """None when the PR's head is ``head_sha``, else why not (the caller skips the comment)."""
     url = f"{target.api_url}/repos/{target.repo}/pulls/{target.pr}"
     try:
-        data: Any = request(client, "GET", url, policy=policy).json()
-    except (ApiError, ValueError) as exc:
+        data: Any = json_body(request(client, "GET", url, policy=policy))
+    except ApiError as exc:
         return f"could not read pull request #{target.pr}: {redact(str(exc), client)}"
     head = data.get("head") if isinstance(data, dict) else None
     sha = head.get("sha") if isinstance(head, dict) else None

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
+from gate import safejson
 from gate.trajectory import Trajectory
 
 OUTPUT_CAP = 10 * 1024 * 1024
@@ -62,9 +63,9 @@ def snippet(data: str | bytes, limit: int = 200) -> str:
 def parse_json_object(raw: str | bytes, source: str) -> dict[str, Any]:
     """``raw`` as one JSON object, or an :class:`AgentError` saying what ``source`` sent instead."""
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = f" ({exc.msg} at line {exc.lineno} column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        data = safejson.loads(raw)
+    except json.JSONDecodeError as exc:  # invalid, or beyond the reader's bounds (depth, digits, NaN)
+        where = f" ({exc.msg} at line {exc.lineno} column {exc.colno})"
         shown = snippet(raw) or "(empty)"
         raise AgentError(f"{source} is not valid JSON{where}: {shown}") from None
     if not isinstance(data, dict):
@@ -82,6 +83,10 @@ def to_trajectory(data: Any, key: tuple[str, str, int]) -> Trajectory:
         data = data.model_dump(mode="json")
     if not isinstance(data, dict):
         raise AgentError(f"the agent must return a trajectory object, got {type(data).__name__}")
+    try:  # a python agent's value may hold anything; it must be what a JSON answer could hold
+        safejson.check_value(data)
+    except safejson.UnsafeValue as exc:
+        raise AgentError(f"the trajectory is not plain JSON: {exc}") from None
     if "final_answer" not in data and "messages" not in data and data.get("error") is None:
         keys = ", ".join(sorted(map(str, data))) or "none"
         raise AgentError(f"the trajectory has neither 'final_answer' nor 'messages' (keys: {keys})")

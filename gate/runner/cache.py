@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from gate import safejson
 from gate.trajectory import Trajectory
 
 
@@ -46,8 +47,7 @@ class Cache:
     def get(self, key: str) -> Trajectory | None:
         """The stored trajectory, or None (absent, unreadable, corrupt or from an incompatible version)."""
         try:
-            text = self._path(key).read_text(encoding="utf-8")
-            return Trajectory.model_validate_json(text)
+            return Trajectory.model_validate(safejson.loads(self._path(key).read_bytes()))
         except (OSError, ValueError, ValidationError):
             return None
 

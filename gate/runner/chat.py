@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from gate import safejson
 from gate.config import AgentConfig
 from gate.errors import GateError
 from gate.runner import headers as headers_mod
@@ -177,7 +178,7 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        return "".join(text for p in content if isinstance(p, dict) and isinstance(text := p.get("text"), str))
     return ""
 
 
@@ -187,8 +188,8 @@ def _parse_tool_call(raw: Any) -> tuple[str, str, dict[str, Any]]:
         raise AgentError(f"malformed tool call in the chat-completions response: {snippet(json.dumps(raw))}")
     arguments = function.get("arguments") or {}
     if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+        try:  # the model's own text: hostile or broken JSON in it is kept raw and judged
+            arguments = safejson.loads(arguments) if arguments.strip() else {}
         except json.JSONDecodeError:
             arguments = {"_raw": arguments}
     if not isinstance(arguments, dict):

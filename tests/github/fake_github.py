@@ -28,6 +28,7 @@ class Fault:
     body: dict[str, Any] = field(default_factory=lambda: {"message": "Server Error"})
     times: int = 1
     apply_first: bool = False  # serve the request, then answer with the fault anyway
+    raw: bytes | None = None  # send these bytes as the body instead of ``body`` as JSON
 
 
 @dataclass
@@ -77,8 +78,9 @@ def _handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             pass
 
-        def _send(self, status: int, data: Any, headers: dict[str, str] | None = None) -> None:
-            raw = json.dumps(data).encode()
+        def _send(self, status: int, data: Any, headers: dict[str, str] | None = None,
+                  raw: bytes | None = None) -> None:
+            raw = json.dumps(data).encode() if raw is None else raw
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(raw)))
@@ -101,14 +103,14 @@ def _handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 if fault is not None:
                     fault.times -= 1
             if fault is not None and not fault.apply_first:
-                self._send(fault.status, fault.body, fault.headers)
+                self._send(fault.status, fault.body, fault.headers, fault.raw)
                 return
             if request.authorization != f"Bearer {TOKEN}":
                 self._send(401, {"message": "Bad credentials"})
                 return
             status, data, headers = self._route(method, parts.path, request)
             if fault is not None:
-                self._send(fault.status, fault.body, fault.headers)
+                self._send(fault.status, fault.body, fault.headers, fault.raw)
                 return
             self._send(status, data, headers)
 
