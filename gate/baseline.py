@@ -140,21 +140,28 @@ def load(path: Path) -> Baseline | None:
     if not path.exists():
         return None
     try:
-        data = safejson.loads(path.read_bytes())
-    except json.JSONDecodeError as exc:
-        raise GateError(f"corrupt baseline: not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)) from None
-    except UnicodeDecodeError:
-        raise GateError("corrupt baseline: not UTF-8 text", where=str(path)) from None
+        data = path.read_bytes()
     except OSError as exc:
         raise GateError(f"cannot read the baseline: {exc.strerror}", where=str(path)) from None
-    v1 = isinstance(data, dict) and data.get("schema") == SCHEMA_V1
+    return parse(data, str(path))
+
+
+def parse(data: bytes, where: str) -> Baseline:
+    """A baseline from the bytes of its file (``where`` names it in errors: a path, or ref:path)."""
     try:
-        return _BaselineV1.model_validate(data).upgraded() if v1 else Baseline.model_validate(data)
+        document = safejson.loads(data)
+    except json.JSONDecodeError as exc:
+        raise GateError(f"corrupt baseline: not valid JSON ({exc.msg}, line {exc.lineno})", where=where) from None
+    except UnicodeDecodeError:
+        raise GateError("corrupt baseline: not UTF-8 text", where=where) from None
+    v1 = isinstance(document, dict) and document.get("schema") == SCHEMA_V1
+    try:
+        return _BaselineV1.model_validate(document).upgraded() if v1 else Baseline.model_validate(document)
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
         raise GateError(
             f"corrupt baseline: {dotted(error['loc'])}: {error['msg']} — regenerate it with `gate baseline update`",
-            where=str(path),
+            where=where,
         ) from None
 
 

@@ -34,6 +34,8 @@ class CheckSettings:
     fail_on: str = "error"
     baseline_named: bool = False
     """The baseline was named on the command line: its absence is an error, not a first run."""
+    baseline_ref: str | None = None
+    """Compare with the baseline at this git revision (default: a pull request's base commit)."""
 
 
 def select_cases(config: GateConfig, case_set: CaseSet, shard: tuple[int, int] | None) -> list[Case]:
@@ -87,14 +89,21 @@ def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory],
 
 def load_baseline(settings: CheckSettings) -> baseline_mod.Baseline | None:
     """The baseline, read before any agent call so a corrupt or misnamed one costs nothing."""
+    return reference_baseline(settings)[0]
+
+
+def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline | None, list[policy.Finding]]:
+    """The baseline to compare with (the base branch's in a pull request) and notes about it."""
+    from gate.baseline_ref import reference
+
     if settings.baseline_named and not settings.baseline.exists():
         raise GateError("baseline file not found (named by --baseline)", where=str(settings.baseline))
-    return baseline_mod.load(settings.baseline)
+    return reference(settings.baseline, settings.baseline_ref, lowered_level=settings.config.baseline_lowered)
 
 
 def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[Trajectory], *,
                  base: baseline_mod.Baseline | None, interrupted: bool = False,
-                 verdicts: list[RunVerdict] | None = None) -> GateReport:
+                 verdicts: list[RunVerdict] | None = None, notes: list[policy.Finding] | None = None) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent."""
     from gate import decision, regressions
 
@@ -116,7 +125,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
         measured = frozenset(metrics_mod.dimension_key(case_set.cases[cid]) for cid in (consistency or {}).get("cases", {}))
         findings += decision.line_findings(computed, config.thresholds, decisions_cfg, measured)
     pairs = regressions.decide(computed, comparison, alpha=decisions_cfg.alpha, point=decisions_cfg.mode == "point")
-    findings += decision.baseline_notes(comparison)
+    findings += decision.baseline_notes(comparison) + list(notes or [])
     findings += decision.pair_findings(pairs, computed, decisions_cfg)
     if comparison.present and not partial:
         confirmed = frozenset((d.case_id, d.group) for d in pairs if d.outcome is regressions.PairOutcome.REGRESSED)
@@ -173,13 +182,14 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     config = settings.config
     case_set = load_cases(config.resolve(config.cases.path))
     selected = select_cases(config, case_set, settings.shard)
-    base = load_baseline(settings)
+    base, notes = reference_baseline(settings)
     if settings.out_dir.exists() and not settings.out_dir.is_dir():
         raise GateError("the report directory is a file", where=str(settings.out_dir))
     jobs = plan(selected, config.groups, config.repeats)
     outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set))
     trajectories, verdicts, interrupted = confirm_failures(config, case_set, base, outcome)
-    report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts)
+    report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
+                          notes=notes)
     paths = write_reports(report, settings.out_dir)
     from gate.records import write_trajectories
 

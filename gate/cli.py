@@ -106,13 +106,15 @@ def _gate_options(command: Callable[..., None]) -> Callable[..., None]:
         click.option("--out-dir", default=None, help="Report directory (default: from gate.yaml, gate-results)."),
         click.option("--fail-on", type=click.Choice(["error", "warning", "red-line"]), default=None,
                      help="Lowest finding level that fails the gate (default: from gate.yaml, error)."),
+        click.option("--baseline-ref", default=None,
+                     help="Compare with the baseline at this git revision (default: a pull request's base)."),
     ]):
         command = option(command)
     return command
 
 
 def _settings(config_path: str | None, baseline_path: str | None, out_dir: str | None, fail_on: str | None,
-              shard: str | None = None) -> CheckSettings:
+              baseline_ref: str | None, shard: str | None = None) -> CheckSettings:
     from gate.check import CheckSettings
     from gate.config import load_config
     from gate.shard import parse_shard
@@ -125,6 +127,7 @@ def _settings(config_path: str | None, baseline_path: str | None, out_dir: str |
         shard=parse_shard(shard) if shard else None,
         fail_on=fail_on or config.fail_on,
         baseline_named=baseline_path is not None,
+        baseline_ref=baseline_ref,
     )
 
 
@@ -140,14 +143,14 @@ def _finish(report: GateReport, paths: dict[str, Path]) -> NoReturn:
 @_gate_options
 @click.option("--shard", default=None, help="Run only shard K of N (K/N); merge with `gate merge`.")
 def check_command(config_path: str | None, baseline_path: str | None, out_dir: str | None,
-                  fail_on: str | None, shard: str | None) -> None:
+                  fail_on: str | None, baseline_ref: str | None, shard: str | None) -> None:
     """Run the agent on the selected cases, judge, compare with the baseline, enforce, report.
 
     Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error.
     """
     from gate.check import run_check
 
-    _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, shard)))
+    _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, shard)))
 
 
 @main.group("baseline")
@@ -220,11 +223,12 @@ def _guard_lowering(old: Baseline | None, new: Baseline, accept: bool, target: P
 @click.argument("files", nargs=-1, required=True)
 @_gate_options
 def merge_command(files: tuple[str, ...], config_path: str | None, baseline_path: str | None,
-                  out_dir: str | None, fail_on: str | None) -> None:
+                  out_dir: str | None, fail_on: str | None, baseline_ref: str | None) -> None:
     """Merge shard results (results.json files) into one result set and one report."""
     from gate.merge import merge_shards
 
-    _finish(*merge_shards([Path(f) for f in files], _settings(config_path, baseline_path, out_dir, fail_on)))
+    _finish(*merge_shards([Path(f) for f in files],
+                          _settings(config_path, baseline_path, out_dir, fail_on, baseline_ref)))
 
 
 @main.command("checkers")

@@ -129,6 +129,8 @@ class GateConfig(_Strict):
     fail_on: Literal["error", "warning", "red-line"] = "error"
     """Lowest finding level that fails the gate."""
     decision: DecisionConfig = Field(default_factory=DecisionConfig)
+    baseline_lowered: Literal["error", "warning"] = "error"
+    """A pull request whose own baseline lowers the bar for a case: this level of finding."""
 
     _root: Path = Path(".")
 

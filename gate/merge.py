@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gate import safejson
-from gate.check import CheckSettings, build_report, identity, load_baseline, write_reports
+from gate.check import CheckSettings, build_report, identity, reference_baseline, write_reports
 from gate.errors import GateError
 from gate.loader import load_cases
 from gate.records import read_trajectories, write_trajectories
@@ -91,8 +91,10 @@ def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport
         trajectories += records
     interrupted = any(doc.get("interrupted") for _, doc in documents)
     merged = CheckSettings(config=config, baseline=settings.baseline, out_dir=settings.out_dir,
-                           fail_on=settings.fail_on, baseline_named=settings.baseline_named)
-    report = build_report(merged, case_set, trajectories, base=load_baseline(merged), interrupted=interrupted)
+                           fail_on=settings.fail_on, baseline_named=settings.baseline_named,
+                           baseline_ref=settings.baseline_ref)
+    base, notes = reference_baseline(merged)
+    report = build_report(merged, case_set, trajectories, base=base, interrupted=interrupted, notes=notes)
     paths = write_reports(report, settings.out_dir)
     write_trajectories(settings.out_dir / "trajectories.jsonl", trajectories)
     return report, paths

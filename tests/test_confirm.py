@@ -210,3 +210,46 @@ def test_baseline_update_refuses_to_lower_the_bar_unseen(project: Path, monkeypa
     code, out = invoke("baseline", "update", "--runs", "3")
     assert code == 0
     assert "baseline diff: raised (1): B3-QC-02 (B)" in out
+
+
+def _git(project: Path, *args: str) -> None:
+    import subprocess
+
+    subprocess.run(["git", *args], cwd=project, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@example.com", "HOME": str(project), "PATH": "/usr/bin:/bin"})
+
+
+def test_a_pr_that_lowers_its_own_baseline_is_compared_with_the_base_and_flagged(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert invoke("baseline", "update", "--runs", "3")[0] == 0
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "base")
+    # the change breaks B3-QC-02 (B) and records the broken runs as the new baseline
+    monkeypatch.setenv("BAD", "B3-QC-02:B:*")
+    assert invoke("baseline", "update", "--runs", "3", "--accept-regressions")[0] == 0
+    code, out = invoke("check")
+    assert code == 0  # against the edited baseline the break looks normal
+    code, out = invoke("check", "--baseline-ref", "HEAD")
+    assert code == 1
+    assert ("[error] this change lowers the baseline for 1 case(s) that passed at HEAD: "
+            "B3-QC-02 (B) 3/3 → 0/3 runs — a lowered bar must be a reviewed decision") in out
+    assert "[error] B3-QC-02 (B): passes 0 of 3 runs now, 3 of 3 in the baseline" in out  # the base's
+    # in a pull request the base commit comes from the event
+    event = project / "event.json"
+    head = (project / ".git" / "HEAD").read_text(encoding="utf-8").split()[-1]
+    sha = (project / ".git" / head).read_text(encoding="utf-8").strip()
+    event.write_text(json.dumps({"pull_request": {"base": {"sha": sha}}}), encoding="utf-8")
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    code, out = invoke("check")
+    assert code == 1 and f"passed at {sha[:12]}" in out
+
+
+def test_an_unreadable_base_falls_back_with_a_warning(project: Path) -> None:
+    assert invoke("baseline", "update", "--runs", "2")[0] == 0
+    code, out = invoke("check", "--baseline-ref", "0123456789abcdef")  # not a git repository here
+    assert code == 0
+    assert "[warning] could not read the baseline at 0123456789ab (" in out
+    assert "compared with the working tree's" in out

@@ -1,0 +1,93 @@
+"""The baseline a pull request is compared with: the base branch's, not the one the PR may edit.
+
+A PR that breaks a case and re-records the baseline in the same commit would otherwise pass. In a
+pull-request run (the base commit from ``GITHUB_EVENT_PATH``) or with ``--baseline-ref REF``, the
+reference is ``git show REF:<baseline>``; a PR whose own baseline lowers the bar for a case is a
+``baseline-lowered`` finding, so lowering it is a reviewed, visible decision. When the base's
+baseline cannot be read (a shallow checkout, no git, no baseline there yet), the working tree's is
+used and a note says why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+from gate import baseline as baseline_mod
+from gate.baseline import Baseline
+from gate.baseline_diff import diff
+from gate.errors import GateError
+from gate.policy import Finding, Level
+
+GIT_TIMEOUT_S = 30
+_PR_EVENTS = ("pull_request", "pull_request_target")
+
+
+def pr_base_sha(env: Mapping[str, str]) -> str | None:
+    """The base commit of the pull request this Actions run is for, if it is for one."""
+    if env.get("GITHUB_EVENT_NAME") not in _PR_EVENTS or not env.get("GITHUB_EVENT_PATH"):
+        return None
+    try:
+        event = json.loads(Path(env["GITHUB_EVENT_PATH"]).read_text(encoding="utf-8"))
+        sha = event["pull_request"]["base"]["sha"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return sha if isinstance(sha, str) and sha else None
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def read_at(path: Path, ref: str) -> bytes | None:
+    """The file's bytes at ``ref``; None when the file does not exist there."""
+    if ref.startswith("-"):
+        raise _Unreadable(f"'{ref}' is not a git revision")
+    try:
+        done = subprocess.run(["git", "show", f"{ref}:./{path.name}"], cwd=path.parent, capture_output=True,
+                              timeout=GIT_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise _Unreadable(f"git could not run ({exc})") from None
+    if done.returncode == 0:
+        return done.stdout
+    err = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    message = err[-1] if err else f"git show exited {done.returncode}"
+    if "exists on disk, but not in" in message or "does not exist in" in message:
+        return None
+    raise _Unreadable(message)
+
+
+def reference(path: Path, ref: str | None, *, lowered_level: str = "error",
+              env: Mapping[str, str] | None = None) -> tuple[Baseline | None, list[Finding]]:
+    """The baseline to compare with, and what to say about it."""
+    working = baseline_mod.load(path)
+    ref = ref or pr_base_sha(os.environ if env is None else env)
+    if ref is None:
+        return working, []
+    short = ref[:12]
+    try:
+        data = read_at(path, ref)
+    except _Unreadable as exc:
+        return working, [Finding(level=Level.WARNING, rule="baseline-ref", message=(
+            f"could not read the baseline at {short} ({exc}) — compared with the working tree's, which this "
+            "change may have edited; check out with history (fetch-depth: 0) so the base's can be read"))]
+    if data is None:
+        return working, [Finding(level=Level.INFO, rule="baseline-ref",
+                                 message=f"no baseline at {short} yet: compared with the working tree's")]
+    try:
+        base = baseline_mod.parse(data, f"{short}:{path.name}")
+    except GateError as exc:
+        return working, [Finding(level=Level.WARNING, rule="baseline-ref",
+                                 message=f"the baseline at {short} is unreadable ({exc}) — compared with the working tree's")]
+    notes = [Finding(level=Level.INFO, rule="baseline-ref", message=f"compared with the baseline at {short}")]
+    if working is not None:
+        lowered = diff(base, working).lowered
+        if lowered:
+            notes.append(Finding(
+                level=Level.ERROR if lowered_level == "error" else Level.WARNING, rule="baseline-lowered",
+                message=f"this change lowers the baseline for {len(lowered)} case(s) that passed at {short}: "
+                f"{', '.join(lowered)} — a lowered bar must be a reviewed decision"))
+    return base, notes
