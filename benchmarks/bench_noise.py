@@ -97,7 +97,8 @@ def main() -> None:
     parser.add_argument("--scenarios", default="all", help="comma-separated indexes (0-based) or 'all'")
     args = parser.parse_args()
     chosen = SCENARIOS if args.scenarios == "all" else [SCENARIOS[int(i)] for i in args.scenarios.split(",")]
-    os.environ["CI"] = "1"  # no progress line
+    for key in ("CI", "GITHUB_ACTIONS"):  # no progress lines between the table's rows
+        os.environ.pop(key, None)
     print(f"decision mode: {args.mode} · {args.prs} simulated PRs per scenario · baseline from 5 runs per case")
     print("| scenario | gate failed | rate | extra calls | rules that failed |")
     print("|---|---:|---:|---:|---|")
