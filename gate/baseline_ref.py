@@ -26,16 +26,25 @@ GIT_TIMEOUT_S = 30
 _PR_EVENTS = ("pull_request", "pull_request_target")
 
 
-def pr_base_sha(env: Mapping[str, str]) -> str | None:
-    """The base commit of the pull request this Actions run is for, if it is for one."""
+def _pr_sha(env: Mapping[str, str], side: str) -> str | None:
     if env.get("GITHUB_EVENT_NAME") not in _PR_EVENTS or not env.get("GITHUB_EVENT_PATH"):
         return None
     try:
         event = json.loads(Path(env["GITHUB_EVENT_PATH"]).read_text(encoding="utf-8"))
-        sha = event["pull_request"]["base"]["sha"]
+        sha = event["pull_request"][side]["sha"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return sha if isinstance(sha, str) and sha else None
+
+
+def pr_base_sha(env: Mapping[str, str]) -> str | None:
+    """The base commit of the pull request this Actions run is for, if it is for one."""
+    return _pr_sha(env, "base")
+
+
+def pr_head_sha(env: Mapping[str, str]) -> str | None:
+    """The head commit of the pull request this Actions run is for, if it is for one."""
+    return _pr_sha(env, "head")
 
 
 class _Unreadable(Exception):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,21 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
         consistency=consistency, identity=identity(config), shard=settings.shard, interrupted=interrupted,
         decision=decisions_cfg, regressions=[] if unavailable else pairs,
         reruns=count_reruns(case_set.cases, verdicts, config.repeats), unavailable=unavailable is not None,
+        context=run_context(os.environ),
     )
+
+
+def run_context(env: Mapping[str, str]) -> dict[str, str]:
+    """The commit under test (a pull request's head, not its merge commit) and the run's link."""
+    from gate.baseline_ref import pr_head_sha
+
+    found = {}
+    commit = pr_head_sha(env) or env.get("GITHUB_SHA")
+    if commit:
+        found["commit"] = commit
+    if env.get("GITHUB_SERVER_URL") and env.get("GITHUB_REPOSITORY") and env.get("GITHUB_RUN_ID"):
+        found["run_url"] = f"{env['GITHUB_SERVER_URL']}/{env['GITHUB_REPOSITORY']}/actions/runs/{env['GITHUB_RUN_ID']}"
+    return found
 
 
 def count_reruns(cases: dict[str, Case], verdicts: list[RunVerdict], repeats: int | None) -> int:

@@ -17,6 +17,7 @@ def run_json(verdict: RunVerdict) -> dict[str, Any]:
         "group": verdict.group,
         "run": verdict.run,
         "status": verdict.status.value,
+        "unjudged": verdict.unjudged,
         "error": verdict.error,
         "constraints": [
             {"id": c.id, "check": c.check, "status": c.status.value, "detail": c.detail,

@@ -70,6 +70,11 @@ class RunVerdict(BaseModel):
     error: str | None = None
     metadata: dict[str, object] = Field(default_factory=dict)
 
+    @property
+    def unjudged(self) -> int:
+        """Constraints no rule decided (judge rubrics): a pass is a pass on the rules only."""
+        return sum(c.status is Status.SKIPPED for c in self.constraints)
+
     def failing(self) -> list[ConstraintVerdict]:
         """Constraints that failed or could not be decided."""
         return [c for c in self.constraints if c.status in (Status.FAIL, Status.ERROR)]

@@ -197,3 +197,19 @@ def test_validate_names_the_constraint_a_fail_example_does_not_fail() -> None:
         "cases/QC-01.yaml: QC-01: rule constraint 'exactly_3' has no fail example that fails it\n"
     )
     assert result.stderr == "2 problem(s) in 1 of 1 cases\n"
+
+
+def test_eval_says_a_pass_on_rules_left_rubrics_unjudged() -> None:
+    rubric = CASE.replace("examples:", "  - id: helpful\n    judge: 推荐理由是否具体\nexamples:")
+    judge_only = (CASE.replace("QC-01", "QC-02").replace("tags: [golden]", "tags: []")
+                  .replace("    check: items:count\n    params: {exact: 3}\n", "    judge: 是否恰好三款\n")
+                  .replace("    - fails: [exactly_3]\n      final_answer: \"1. Bose\\\\n2. Apple\\\\n\"\n", ""))
+    _cases({"QC-01.yaml": rubric, "QC-02.yaml": judge_only})
+    _records(GOOD_RECORD, {**GOOD_RECORD, "case_id": "QC-02"})
+    result = _gate("eval", "--cases", "cases", "--trajectories", "runs.jsonl", "--json", "out/results.json")
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.stdout.splitlines()]
+    assert ["QC-01", "A", "0", "PASS", "(rules)", "·", "1", "unjudged", "1/1"] in rows
+    assert ["QC-02", "A", "0", "UNJUDGED", "·", "1", "rubrics", "0/0"] in rows
+    document = json.loads(Path("out/results.json").read_text(encoding="utf-8"))
+    assert [(r["status"], r["unjudged"]) for r in document["results"]] == [("pass", 1), ("skipped", 1)]

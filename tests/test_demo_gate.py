@@ -44,6 +44,11 @@ def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> 
     assert (xml.failures, xml.errors) == (0, 0)
     states = [s for c in document["metrics"]["cases"].values() for s in c["states"].values()]
     assert states.count("known-failure") == 5 and "new-failure" not in states
+    # unjudged is not passed: a pass on the rules says how many rubrics nobody judged
+    assert document["unjudged"] == {"runs_passing_on_rules_only": 66, "judge_only_runs": 31, "rubrics": 126}
+    assert "[info] unjudged: 66 runs pass (rules) and 31 judge-only runs leave 126 rubrics unjudged" in out
+    ac01 = next(c for s in xml for c in s if c.name == "B3-AC-01 [A] run 0")
+    assert ac01.system_out == "pass (rules) · 1 rubric(s) unjudged"
 
 
 def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,7 +1,10 @@
-"""The PR comment (GitHub-flavoured Markdown): the verdict first, then the numbers, then detail.
+"""The PR comment (GitHub-flavoured Markdown): the verdict, then why, then the numbers that moved.
 
-Kept under GitHub's 65,536-character limit by dropping detail sections, never the verdict; no
-measured durations, so identical inputs give an identical comment.
+The first screen answers "what broke and why": the verdict with the commit and a link to the run,
+the new failures with their failing constraints, the findings, and only the dimensions that moved
+against the baseline. The full table, the consistency detail, every failing run and a legend are
+folded in ``<details>``. Kept under GitHub's 65,536-character limit by dropping detail sections,
+never the verdict; no measured durations, so identical inputs give an identical comment.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ def _pct(value: float | None) -> str:
 
 
 def _pts(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:+.1f}"
+    return "—" if value is None else f"{value * 100:+.1f} pts"
 
 
 def _cell(report: GateReport, m: GroupMetrics | None) -> str:
@@ -50,24 +53,77 @@ def verdict_line(report: GateReport) -> str:
     return f"## {head} — {', '.join(parts)}{scope}{stopped}"
 
 
-def dimension_table(report: GateReport) -> list[str]:
+def context_line(report: GateReport) -> list[str]:
+    """The commit and the run, when the gate ran on GitHub Actions."""
+    parts = []
+    if report.context.get("commit"):
+        parts.append(f"commit `{report.context['commit'][:12]}`")
+    if report.context.get("run_url"):
+        parts.append(f"[workflow run]({report.context['run_url']})")
+    return [" · ".join(parts), ""] if parts else []
+
+
+def _changes(report: GateReport, dimension: str) -> list[float | None]:
+    groups = report.metrics.dimensions.get(dimension, {})
+    base = report.comparison.dimensions.get(dimension, {})
+    found: list[float | None] = []
+    for group in ("A", "B"):
+        now = groups[group].case_pass_rate if group in groups else None
+        before = base.get(group)
+        found.append(round(now - before, 4) if now is not None and before is not None else None)
+    return found
+
+
+def moved(report: GateReport) -> list[str]:
+    """Dimensions whose rate changed against the baseline or that a finding names."""
+    named = {f.dimension for f in report.findings if f.dimension and f.level is not Level.INFO}
+    return [d for d in sorted(report.metrics.dimensions) if d in named or any(_changes(report, d))]
+
+
+def dimension_table(report: GateReport, only: list[str] | None = None) -> list[str]:
     lines = ["| dimension | A | B | Δ B−A | baseline A / B | change A / B |", "|---|---:|---:|---:|---:|---:|"]
     for dimension, groups in sorted(report.metrics.dimensions.items()):
+        if only is not None and dimension not in only:
+            continue
         base = report.comparison.dimensions.get(dimension, {})
-        changes = []
-        for group in ("A", "B"):
-            now = groups[group].case_pass_rate if group in groups else None
-            before = base.get(group)
-            changes.append(_pts(now - before) if now is not None and before is not None else "—")
+        changes = [_pts(c) for c in _changes(report, dimension)]
         lines.append(
             f"| {dimension} | {_cell(report, groups.get('A'))} | {_cell(report, groups.get('B'))} | "
             f"{_pts(report.metrics.delta(dimension))} | {_pct(base.get('A'))} / {_pct(base.get('B'))} | "
             f"{changes[0]} / {changes[1]} |"
         )
     explicit = report.metrics.skill_explicit.get("B")
-    if explicit is not None and explicit.judged:
+    if explicit is not None and explicit.judged and only is None:
         lines.append(f"| skill-explicit cases | — | {_cell(report, explicit)} | — | — | — |")
     return lines
+
+
+def moved_section(report: GateReport) -> list[str]:
+    """The first screen's numbers: only what moved (everything, when there is no baseline)."""
+    if not report.comparison.present:
+        return ["### Dimensions", "", *dimension_table(report)]
+    changed = moved(report)
+    if not changed:
+        return ["No dimension moved against the baseline."]
+    return [f"### Dimensions that moved ({len(changed)} of {len(report.metrics.dimensions)})", "",
+            *dimension_table(report, changed)]
+
+
+LEGEND = ("**A** skills off · **B** skills on · **Δ B−A** in points · `[lo–hi%]` the rate's "
+          "{confidence}% interval · **skill-explicit cases**: the skill itself states the constraint · "
+          "**red line**: must be fixed · **inconclusive**: below a line or the baseline, but the runs "
+          "cannot tell yet · **—** not measured")
+
+
+def full_table_section(report: GateReport) -> list[str]:
+    if not report.comparison.present:
+        return ["<details><summary>Legend</summary>", "", _legend(report), "", "</details>"]
+    return ["<details><summary><b>All dimensions</b> and the legend</summary>", "", *dimension_table(report), "",
+            _legend(report), "", "</details>"]
+
+
+def _legend(report: GateReport) -> str:
+    return LEGEND.format(confidence=f"{(1 - report.decision.alpha) * 100:g}")
 
 
 def findings_section(findings: list[Finding]) -> list[str]:
@@ -91,8 +147,10 @@ def newly_failing_section(report: GateReport) -> list[str]:
     pairs = sorted(set(report.comparison.newly_failing)
                    | {k for k, d in decided.items() if d.outcome is not PairOutcome.CLEARED})
     cleared = [d for d in report.regressions if d.outcome is PairOutcome.CLEARED]
-    if not pairs and not cleared:
-        return []
+    flaky = [f"Flaky, within the baseline's noise — not regressed ({len(cleared)}): "
+             + ", ".join(f"**{d.case_id}** [{d.group}] {d.now.shown()}" for d in cleared)] if cleared else []
+    if not pairs:
+        return flaky
     by_key = {(v.case_id, v.group): v for v in sort_verdicts(report.verdicts)
               if v.status in (Status.FAIL, Status.ERROR)}
     lines = ["<details open><summary><b>Newly failing cases</b> (" + str(len(pairs)) + ")</summary>", ""]
@@ -109,9 +167,8 @@ def newly_failing_section(report: GateReport) -> list[str]:
         verdict = by_key.get((case_id, group))
         if verdict is not None:
             lines += _failing_lines(verdict)
-    if cleared:
-        shown = ", ".join(f"**{d.case_id}** [{d.group}] {d.now.shown()}" for d in cleared)
-        lines += ["", f"Flaky, within the baseline's noise — not regressed ({len(cleared)}): {shown}"]
+    if flaky:
+        lines += ["", *flaky]
     return [*lines, "", "</details>"]
 
 
@@ -140,7 +197,10 @@ def failing_section(report: GateReport) -> list[str]:
 def consistency_section(report: GateReport) -> list[str]:
     from gate.report.consistency_md import render_consistency
 
-    return render_consistency(report.consistency) if report.consistency else []
+    body = render_consistency(report.consistency) if report.consistency else []
+    if not body:
+        return []
+    return ["<details><summary><b>Consistency</b> (repeated runs)</summary>", "", *body[2:], "", "</details>"]
 
 
 def footer(report: GateReport) -> list[str]:
@@ -151,17 +211,20 @@ def footer(report: GateReport) -> list[str]:
     mode = report.decision.mode
     decided = f"decisions: {mode}" + (f", α = {report.decision.alpha:g}, rates with {(1 - report.decision.alpha) * 100:g}% intervals"
                                       if mode == "confidence" else "")
-    return [f"<sub>{total} case runs judged by rule checkers{reruns} · {decided} · {base}{stale} · "
+    rules_only, judge_only, rubrics = report.unjudged()
+    unjudged = (f" · {rules_only} pass (rules) and {judge_only} judge-only runs leave {rubrics} rubrics unjudged"
+                if rubrics else "")
+    return [f"<sub>{total} case runs judged by rule checkers{reruns}{unjudged} · {decided} · {base}{stale} · "
             f"cases {report.digest[:19]}</sub>"]
 
 
 def render(report: GateReport, *, with_marker: bool = True) -> str:
     """The comment body; detail sections are dropped from the end until it fits."""
     head = [_marker(), ""] if with_marker else []
-    head += [verdict_line(report), "", *dimension_table(report), ""]
+    head += [verdict_line(report), "", *context_line(report)]
     sections: list[Callable[[GateReport], list[str]]] = [
-        lambda r: findings_section(r.findings), newly_failing_section, newly_passing_section,
-        consistency_section, failing_section,
+        newly_failing_section, lambda r: findings_section(r.findings), moved_section, newly_passing_section,
+        full_table_section, consistency_section, failing_section,
     ]
     bodies = [section(report) for section in sections]
     tail = footer(report)

@@ -34,7 +34,12 @@ def _chart(curve: dict[str, Any]) -> list[str]:
     complete = [values for values in series if values and all(isinstance(v, (int, float)) for v in values)]
     if not complete:
         return []  # nothing to draw: the table above says which points are missing
-    lines = ["```mermaid", "xychart-beta", '    title "Consistency by task complexity (A then B)"',
+    drawn = [g for g, values in zip(("A", "B"), series, strict=True) if values in complete]
+    legend = " and ".join(f"{g} ({colour})" for g, colour in zip(drawn, ("blue", "red"), strict=False))
+    # colours that read on white and on GitHub's dark theme; the title names what is drawn
+    lines = ["```mermaid",
+             '%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#1f6feb, #d1242f"}}}}%%',
+             "xychart-beta", f'    title "Consistency by task complexity: {legend}"',
              f"    x-axis [{', '.join(labels)}]", '    y-axis "consistency %" 0 --> 100']
     lines += [f"    line [{', '.join(f'{v * 100:.0f}' for v in values)}]" for values in complete]
     return [*lines, "```"]

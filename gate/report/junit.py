@@ -48,6 +48,7 @@ def render(report: GateReport) -> str:
     import junit_xml
 
     grouped: dict[str, list[Any]] = defaultdict(list)
+    grouped_verdicts: dict[str, list[RunVerdict]] = defaultdict(list)
     states = report.states()
     for verdict in sort_verdicts(report.verdicts):
         case = report.cases[verdict.case_id]
@@ -75,8 +76,11 @@ def render(report: GateReport) -> str:
             message, output = _failure(verdict)
             test.add_error_info(message=message, output=output, error_type="checker-error")
         elif verdict.status is Status.SKIPPED:
-            test.add_skipped_info(message="no rule-checkable constraint: judged by rubric, not gated")
+            test.add_skipped_info(message=f"unjudged: {verdict.unjudged} rubric(s) and no rule-checkable constraint")
+        if verdict.status is Status.PASS and verdict.unjudged:
+            test.stdout = f"pass (rules) · {verdict.unjudged} rubric(s) unjudged"
         grouped[suite_name].append(test)
+        grouped_verdicts[suite_name].append(verdict)
     suites = []
     for name in sorted(grouped):
         dimension, group = name.rsplit("/", 1)
@@ -86,6 +90,7 @@ def render(report: GateReport) -> str:
             "constraint_follow_rate": _rate(m.constraint_follow_rate if m else None),
             "delta_b_minus_a": _rate(report.metrics.delta(dimension)),
             "baseline_pass_rate": _rate(report.comparison.dimensions.get(dimension, {}).get(group)),
+            "rubrics_unjudged": str(sum(t.unjudged for t in grouped_verdicts[name])),
         }
         suites.append(junit_xml.TestSuite(name=name, test_cases=grouped[name], properties=properties))
     suites.append(junit_xml.TestSuite(name="gate", test_cases=_rule_cases(junit_xml, report)))

@@ -12,7 +12,7 @@ from gate.metrics import Metrics
 from gate.policy import Finding
 from gate.regressions import PairDecision
 from gate.results import results_document
-from gate.verdict import RunVerdict
+from gate.verdict import RunVerdict, Status
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,14 @@ class GateReport:
     """Confirm reruns among the verdicts."""
     unavailable: bool = False
     """Most runs of a group ended in agent errors: an outage (exit 4), not a regression."""
+    context: dict[str, str] = field(default_factory=dict)
+    """Where the gate ran: ``commit`` and ``run_url`` on GitHub Actions."""
+
+    def unjudged(self) -> tuple[int, int, int]:
+        """Runs that pass on their rules with rubrics unjudged, judge-only runs, and rubrics left."""
+        rules_only = sum(1 for v in self.verdicts if v.status is Status.PASS and v.unjudged)
+        judge_only = sum(1 for v in self.verdicts if v.status is Status.SKIPPED)
+        return rules_only, judge_only, sum(v.unjudged for v in self.verdicts)
 
     def states(self) -> dict[str, dict[str, str]]:
         """Every judged (case, group)'s standing against the baseline (known vs new failure …)."""
@@ -53,6 +61,9 @@ class GateReport:
             "shard": {"k": self.shard[0], "n": self.shard[1]} if self.shard else None,
             "interrupted": self.interrupted,
             "agent_unavailable": self.unavailable,
+            "context": self.context,
+            "unjudged": dict(zip(("runs_passing_on_rules_only", "judge_only_runs", "rubrics"), self.unjudged(),
+                                 strict=True)),
             "consistency": self.consistency,
             "decision": {**self.decision.model_dump(mode="json", include={"mode", "alpha", "confirm_runs",
                                                                            "fail_on_inconclusive"}),

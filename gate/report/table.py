@@ -18,6 +18,15 @@ def _why(verdict: RunVerdict, width: int = 90) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _status(verdict: RunVerdict) -> str:
+    """PASS, FAIL … — and a pass on rules alone says how many rubrics were left unjudged."""
+    if verdict.unjudged and verdict.status is Status.PASS:
+        return f"PASS (rules) · {verdict.unjudged} unjudged"
+    if verdict.unjudged and verdict.status is Status.SKIPPED:
+        return f"UNJUDGED · {verdict.unjudged} rubrics"
+    return verdict.status.value.upper()
+
+
 def verdict_table(verdicts: Iterable[RunVerdict]) -> str:
     """One row per run: case, group, run, status, rule constraints passed, why it failed."""
     from tabulate import tabulate
@@ -26,5 +35,5 @@ def verdict_table(verdicts: Iterable[RunVerdict]) -> str:
     for v in sort_verdicts(verdicts):
         judged = [c for c in v.constraints if c.status is not Status.SKIPPED]
         passed = sum(c.status is Status.PASS for c in judged)
-        rows.append([v.case_id, v.group, v.run, v.status.value.upper(), f"{passed}/{len(judged)}", _why(v)])
+        rows.append([v.case_id, v.group, v.run, _status(v), f"{passed}/{len(judged)}", _why(v)])
     return tabulate(rows, headers=["case", "group", "run", "status", "rules", "why"], tablefmt="simple")

@@ -35,6 +35,10 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
         lines.append(f"[info] flaky, not regressed: {', '.join(flakes)}")
     verdict = "AGENT UNAVAILABLE" if report.unavailable else "PASSED" if report.passed else "FAILED"
     reruns = f" ({report.reruns} confirm reruns)" if report.reruns else ""
+    rules_only, judge_only, rubrics = report.unjudged()
+    if rubrics:
+        lines.append(f"[info] unjudged: {rules_only} runs pass (rules) and {judge_only} judge-only runs leave "
+                     f"{rubrics} rubrics unjudged (semantic criteria: not decided by rules)")
     decided = f"decisions: {report.decision.mode}" + (f", alpha {report.decision.alpha:g}"
                                                        if report.decision.mode == "confidence" else "")
     lines += ["", f"gate {verdict}: {len(report.verdicts)} runs judged{reruns} · {decided} · reports in "

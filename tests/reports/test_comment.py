@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 import cmarkgfm
+import pytest
 from cmarkgfm.cmark import Options
 
 from gate.github.comment import COMMENT_MARKER
@@ -21,6 +22,27 @@ def test_marker_then_verdict_first(mixed_report: GateReport) -> None:
     lines = comment.render(mixed_report).splitlines()
     assert lines[0] == COMMENT_MARKER
     assert lines[2].startswith("## ❌ **agent-gate failed**")
+
+
+def test_the_first_screen_is_the_why_then_what_moved(mixed_report: GateReport) -> None:
+    text = comment.render(mixed_report)
+    order = [text.index(marker) for marker in (
+        "agent-gate failed", "Newly failing cases", "`exactly_3_items` (items:count)", "### Findings",
+        "### Dimensions that moved (2 of 2)", "<details><summary><b>All dimensions</b> and the legend")]
+    assert order == sorted(order)
+    assert "**A** skills off · **B** skills on" in text and "-50.0 pts" in text
+
+
+def test_commit_and_run_link_on_actions(report_factory: Callable[..., GateReport],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in {"GITHUB_SHA": "f" * 40, "GITHUB_SERVER_URL": "https://github.com",
+                       "GITHUB_REPOSITORY": "acme/agent", "GITHUB_RUN_ID": "7"}.items():
+        monkeypatch.setenv(key, value)
+    report = report_factory({("B3-QC-01", "A"): "1. Bose\n2. Apple\n3. 华为"})
+    lines = comment.render(report).splitlines()
+    assert lines[4] == "commit `ffffffffffff` · [workflow run](https://github.com/acme/agent/actions/runs/7)"
+    assert report.document()["context"] == {"commit": "f" * 40,
+                                            "run_url": "https://github.com/acme/agent/actions/runs/7"}
 
 
 def test_dimension_table_renders_as_a_table(mixed_report: GateReport) -> None:
@@ -45,7 +67,7 @@ def test_agent_output_cannot_inject_html_mentions_or_break_tables(mixed_report: 
     assert "<script>" not in rendered
     assert "@octocat" not in rendered  # a zero-width joiner follows the '@'
     body_tables = rendered.count("<table>")
-    assert body_tables == 1
+    assert body_tables == 2  # the dimensions that moved, and all of them folded: no table from agent text
 
 
 def test_no_durations_and_deterministic(mixed_report: GateReport) -> None:
@@ -80,3 +102,21 @@ def test_newly_passing_cases_are_listed(report_factory: Callable[..., GateReport
                 "cases": {"B3-PC-01": {"A": "fail", "B": "pass"}}}
     text = comment.render(report_factory(answers, baseline))
     assert "🎉 Newly passing since the baseline (1): **B3-PC-01** [A]" in text
+
+
+def test_the_curve_chart_draws_what_its_title_says() -> None:
+    from gate.report.consistency_md import render_consistency
+
+    def chart(b: list[float | None]) -> list[str]:
+        points = [{"case_id": f"X-CD-0{i + 1}", "difficulty": d, "A": a, "B": bb}
+                  for i, (d, a, bb) in enumerate(zip(("easy", "medium", "hard"), (1.0, 0.9, 0.8), b, strict=True))]
+        lines = render_consistency({"cases": {}, "curves": {"X-CD-04": {"points": points, "status": None}}})
+        return lines[lines.index("```mermaid"):]
+
+    both = chart([1.0, 1.0, 0.9])
+    assert '    title "Consistency by task complexity: A (blue) and B (red)"' in both
+    assert [line for line in both if line.startswith("    line")] == ["    line [100, 90, 80]", "    line [100, 100, 90]"]
+    assert "plotColorPalette" in both[1]
+    only_a = chart([None, None, None])
+    assert '    title "Consistency by task complexity: A (blue)"' in only_a
+    assert [line for line in only_a if line.startswith("    line")] == ["    line [100, 90, 80]"]

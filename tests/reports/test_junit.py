@@ -53,7 +53,7 @@ def test_metrics_are_suite_properties(mixed_report: GateReport, tmp_path: Path) 
     props = {p.name: p.value for p in suite.properties()}
     # QC-01 [B] ran 4 times (3 confirm reruns), each failing 1 of its 2 constraints; QC-02 [B] passed both
     assert props == {"case_pass_rate": "0.5000", "constraint_follow_rate": "0.6000",
-                     "delta_b_minus_a": "-0.5000", "baseline_pass_rate": "1.0000"}
+                     "delta_b_minus_a": "-0.5000", "baseline_pass_rate": "1.0000", "rubrics_unjudged": "0"}
 
 
 def test_every_failure_has_a_message_even_without_detail(mixed_report: GateReport, tmp_path: Path) -> None:
