@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     monkeypatch.delenv("GATE_DEMO_BREAK", raising=False)
+    for name in ("GITHUB_SHA", "GITHUB_RUN_ID", "GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH"):  # reports as run locally
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
 
 
@@ -49,6 +51,7 @@ def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> 
     assert "[info] unjudged: 66 runs pass (rules) and 31 judge-only runs leave 126 rubrics unjudged" in out
     ac01 = next(c for s in xml for c in s if c.name == "B3-AC-01 [A] run 0")
     assert ac01.system_out == "pass (rules) · 1 rubric(s) unjudged"
+    _matches_the_docs(tmp_path / "comment.md", "comment-passing.md")
 
 
 def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -65,6 +68,17 @@ def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, mon
     failing = sorted(c.name for s in xml for c in s if c.result and isinstance(c.result[0], junitparser.Failure))
     assert failing == [*(f"B3-PC-01 [{g}] run {r}" for g in "AB" for r in range(4)), "regression"]
     assert "    ↳ run 0: no_sony (terms:forbidden): 2 forbidden mention(s)" in out
+    _matches_the_docs(tmp_path / "comment.md", "comment-failing.md")
+
+
+def _matches_the_docs(comment: Path, example: str) -> None:
+    """docs/examples show the demo's comments as they are (rewrite with GATE_UPDATE_GOLDEN=1)."""
+    import os
+
+    target = ROOT / "docs" / "examples" / example
+    if os.environ.get("GATE_UPDATE_GOLDEN"):
+        target.write_bytes(comment.read_bytes())
+    assert comment.read_text(encoding="utf-8") == target.read_text(encoding="utf-8"), f"docs/examples/{example} is stale"
 
 
 def test_four_shards_merge_to_the_single_run(tmp_path: Path) -> None:
