@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from gate.cli import main
+from gate.github.annotations import annotations
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,6 +53,9 @@ def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> 
     ac01 = next(c for s in xml for c in s if c.name == "B3-AC-01 [A] run 0")
     assert ac01.system_out == "pass (rules) · 1 rubric(s) unjudged"
     _matches_the_docs(tmp_path / "comment.md", "comment-passing.md")
+    lines = annotations(document, {})
+    assert not [line for line in lines if line.startswith("::error")]
+    assert sum(line.startswith("::notice") for line in lines) == 6  # the known failures, and the flaky run
 
 
 def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -69,6 +73,10 @@ def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, mon
     assert failing == [*(f"B3-PC-01 [{g}] run {r}" for g in "AB" for r in range(4)), "regression"]
     assert "    ↳ run 0: no_sony (terms:forbidden): 2 forbidden mention(s)" in out
     _matches_the_docs(tmp_path / "comment.md", "comment-failing.md")
+    document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    errors = [line for line in annotations(document, {}) if line.startswith("::error")]
+    assert len(errors) == 1, errors  # one broken case: one error, its 8 failing runs counted in the title
+    assert errors[0].startswith("::error title=B3-PC-01 failed in 8 runs (A run 0%2C A run 1%2C A run 2%2C A run 3%2C B run 0")
 
 
 def _matches_the_docs(comment: Path, example: str) -> None:

@@ -108,6 +108,25 @@ def _run_note(run: dict[str, Any], newly: set[tuple[str, str]], blame: Mapping[s
                  "\n".join(lines) or f"status {run.get('status')}", case_id or None, True)
 
 
+def _per_case(notes: list[_Note]) -> list[_Note]:
+    """One annotation per case file and kind: a case broken in both groups and its confirm reruns
+    is one error, its title counting the runs, its message the reasons without repeats."""
+    grouped: dict[tuple[str | None, str], list[_Note]] = {}
+    for note in sorted(notes, key=lambda n: n.key):
+        grouped.setdefault((note.case_id, note.kind), []).append(note)
+    merged = []
+    for (case_id, kind), same in grouped.items():
+        if len(same) == 1:
+            merged.append(same[0])
+            continue
+        runs = ", ".join(f"{n.key[1]} run {n.key[2]}" for n in same[:8]) + (", …" if len(same) > 8 else "")
+        tags = same[0].title.partition(" (")[2]
+        title = f"{case_id} failed in {len(same)} runs ({runs})" + (f" ({tags}" if tags else "")
+        reasons = list(dict.fromkeys(line for n in same for line in n.message.split("\n")))
+        merged.append(_Note(kind, min(n.rank for n in same), same[0].key, title, "\n".join(reasons), case_id, True))
+    return merged
+
+
 def _finding_note(f: dict[str, Any], failing_cases: set[str]) -> _Note | None:
     level, case_id = f.get("level"), _str(f.get("case_id")) or None
     if level == "red-line":
@@ -133,7 +152,7 @@ def _notes(results: Mapping[str, Any]) -> list[_Note]:
     blame = {cid: _str(_dict(o).get("attribution")) for cid, o in cases.items()}
     states = {cid: _dict(o).get("states") for cid, o in cases.items()}
     runs = [_dict(r) for r in _list(results.get("results")) if _dict(r).get("status") in _FAILING]
-    notes = [_run_note(r, newly, blame, states) for r in runs]
+    notes = _per_case([_run_note(r, newly, blame, states) for r in runs])
     failing_cases = {_str(r.get("case_id")) for r in runs}
     for f in _list(results.get("findings")):
         note = _finding_note(_dict(f), failing_cases)
