@@ -21,7 +21,7 @@ from gate.loader import CaseSet, load_cases
 from gate.report.model import GateReport
 from gate.shard import select_shard
 from gate.trajectory import Trajectory
-from gate.verdict import RunVerdict
+from gate.verdict import RunVerdict, Status
 
 
 @dataclass(frozen=True)
@@ -149,8 +149,18 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
         consistency=consistency, identity=identity(config), shard=settings.shard, interrupted=interrupted,
         decision=decisions_cfg, regressions=[] if unavailable else pairs,
         reruns=count_reruns(case_set.cases, verdicts, config.repeats), unavailable=unavailable is not None,
-        context=run_context(os.environ),
+        context=run_context(os.environ), excerpts=excerpts(trajectories, verdicts),
     )
+
+
+EXCERPT_CHARS = 500
+
+
+def excerpts(trajectories: list[Trajectory], verdicts: list[RunVerdict]) -> dict[tuple[str, str, int], str]:
+    """The first characters of each failing run's answer: what a reviewer reads beside the reason."""
+    failing = {(v.case_id, v.group, v.run) for v in verdicts if v.status is Status.FAIL}
+    return {(t.case_id, t.group, t.run): t.final_answer[:EXCERPT_CHARS]
+            for t in trajectories if (t.case_id, t.group, t.run) in failing}
 
 
 def run_context(env: Mapping[str, str]) -> dict[str, str]:

@@ -61,6 +61,9 @@ def render(report: GateReport) -> str:
             file=xml_safe(_display_path(case.path)),
             line=case.line,
         )
+        excerpt = report.excerpts.get((verdict.case_id, verdict.group, verdict.run))
+        if excerpt:
+            test.stdout = xml_safe(f"answer (first {len(excerpt)} characters):\n{excerpt}")
         state = states.get(verdict.case_id, {}).get(verdict.group)
         if verdict.status in (Status.FAIL, Status.ERROR) and state in ("known-failure", "passing"):
             message, output = _failure(verdict)

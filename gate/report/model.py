@@ -38,6 +38,8 @@ class GateReport:
     """Confirm reruns among the verdicts."""
     unavailable: bool = False
     """Most runs of a group ended in agent errors: an outage (exit 4), not a regression."""
+    excerpts: dict[tuple[str, str, int], str] = field(default_factory=dict)
+    """The start of the answer of each failing run, for the reports that show it (JUnit system-out)."""
     context: dict[str, str] = field(default_factory=dict)
     """Where the gate ran: ``commit`` and ``run_url`` on GitHub Actions."""
 

@@ -78,3 +78,13 @@ def test_known_failures_are_skipped_and_the_gate_rules_are_testcases(mixed_repor
     assert {c.name for c in gate} >= {"min-a", "min-delta", "red-line-delta", "regression", "dimension-regression"}
     assert xml.failures == 4 + 1  # the 4 runs of the new failure and the regression rule; none of PC-01
 
+
+
+def test_a_failing_run_shows_the_start_of_its_answer_cleaned(mixed_report: GateReport, tmp_path: Path) -> None:
+    xml = junitparser.JUnitXml.fromfile(str(write(mixed_report, tmp_path)))
+    cases = {c.name: c for s in xml for c in s}
+    out = cases["B3-QC-01 [B] run 0"].system_out
+    assert out.startswith("answer (first ") and "森海塞尔 Momentum 4" in out
+    hostile = cases["B3-PC-01 [A] run 0"].system_out
+    assert "\x1b" not in hostile and "\x07" not in hostile and "ＳＯＮＹ WH-1000XM5" in hostile
+    assert cases["B3-QC-02 [A] run 0"].system_out is None  # a passing run needs no excerpt
