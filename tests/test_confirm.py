@@ -253,3 +253,13 @@ def test_an_unreadable_base_falls_back_with_a_warning(project: Path) -> None:
     assert code == 0
     assert "[warning] could not read the baseline at 0123456789ab (" in out
     assert "compared with the working tree's" in out
+
+
+def test_under_actions_the_log_shows_progress_while_the_run_goes(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = CliRunner().invoke(main, ["check"], catch_exceptions=False)
+    lines = result.stderr.splitlines()
+    assert lines[0] == "::group::agent-gate: 6 agent calls" and "::endgroup::" in lines
+    progress = [line for line in lines if line.startswith("[")]
+    assert progress[-1] == "[6/6] 100% · 0 s · passed 6 · failed 0 · agent errors 0 · cached 0"
+    assert len(progress) == 6  # every 10 % of six calls is every call
