@@ -8,7 +8,6 @@ The skill stability gain is B − A. Pure functions over frozen models: no I/O, 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import Literal
@@ -93,11 +92,10 @@ def _interval(value: float, outputs: int, confidence: float) -> tuple[float, flo
 
 
 def _difference(x: float, nx: int, y: float, ny: int, confidence: float) -> tuple[float, float]:
-    """Newcombe's hybrid score interval for y − x, each a share of its own runs."""
-    lx, ux = _interval(x, nx, confidence)
-    ly, uy = _interval(y, ny, confidence)
-    d = y - x
-    return d - math.hypot(y - ly, ux - x), d + math.hypot(uy - y, x - lx)
+    """The interval of y − x, each a share of its own runs."""
+    from gate.stats import newcombe_interval
+
+    return newcombe_interval(x, nx, y, ny, confidence)
 
 
 _ERRORED = "<agent error>"

@@ -27,11 +27,11 @@ from gate.metrics import GroupMetrics, Metrics
 from gate.policy import Finding, Level, at_least
 from gate.regressions import PairDecision, PairOutcome
 from gate.stats import (
+    newcombe_interval,
     runs_to_exclude,
     stratified_exact_less,
     stratified_min_attainable,
     tarone_bonferroni,
-    wilson_interval,
 )
 from gate.verdict import RunVerdict
 
@@ -142,13 +142,9 @@ def _paired(metrics: Metrics, dimension: str) -> tuple[GroupMetrics, GroupMetric
 
 
 def _newcombe(a: GroupMetrics, b: GroupMetrics, confidence: float) -> tuple[float, float]:
-    """Newcombe's hybrid score interval for B − A from the two Wilson intervals. The runs of A and
-    B are independent samples of fixed cases, so no correlation term."""
-    pa, pb = a.exact_rate, b.exact_rate
-    la, ua = wilson_interval(pa * a.effective_runs, a.effective_runs, confidence)
-    lb, ub = wilson_interval(pb * b.effective_runs, b.effective_runs, confidence)
-    delta = pb - pa
-    return (max(-1.0, delta - math.hypot(pb - lb, ua - pa)), min(1.0, delta + math.hypot(ub - pb, pa - la)))
+    """B − A's interval. The runs of A and B are independent samples of fixed cases, so Newcombe's
+    interval for independent proportions, over each group's effective runs."""
+    return newcombe_interval(a.exact_rate, a.effective_runs, b.exact_rate, b.effective_runs, confidence)
 
 
 def line_findings(metrics: Metrics, thresholds: Thresholds, settings: DecisionConfig,

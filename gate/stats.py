@@ -45,42 +45,20 @@ def wilson_interval(successes: float, n: float, confidence: float = 0.95) -> tup
     return (max(0.0, low), min(1.0, high))
 
 
-def _pearson(a: Sequence[float], b: Sequence[float], mean_a: float, mean_b: float) -> float:
-    """Pearson correlation; 0 when either side is constant (no pairing information)."""
-    if min(a) == max(a) or min(b) == max(b):  # exact test: rounding must not fake a variance
-        return 0.0
-    sab = math.fsum((x - mean_a) * (y - mean_b) for x, y in zip(a, b, strict=True))
-    saa = math.fsum((x - mean_a) ** 2 for x in a)
-    sbb = math.fsum((y - mean_b) ** 2 for y in b)
-    return max(-1.0, min(1.0, sab / math.sqrt(saa * sbb)))
+def newcombe_interval(p1: float, n1: float, p2: float, n2: float,
+                      confidence: float = 0.95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for p2 − p1, each a share of its own runs.
 
-
-def newcombe_paired_interval(
-    a: Sequence[float], b: Sequence[float], confidence: float = 0.95
-) -> tuple[float, float, float]:
-    """(delta, low, high) for delta = mean(b) - mean(a) over paired cases.
-
-    Newcombe (1998) method 10: per-group Wilson intervals combined with the pairs' correlation, which
-    narrows the interval when the same cases pass in both groups. For 0/1 data it is the published method.
+    Newcombe (1998), method 10 for independent proportions: the two Wilson intervals combined
+    (the runs of two groups, or of two cases, are independent samples). Rates and run counts may be
+    fractional (a mean of per-case rates over its effective runs).
     """
-    if len(a) != len(b):
-        raise ValueError(f"paired sequences differ in length: {len(a)} != {len(b)}")
-    _z(confidence)
-    for value in (*a, *b):
-        _unit("per-case pass rate", value)
-    n = len(a)
-    if n == 0:
-        return (0.0, -1.0, 1.0)
-    mean_a, mean_b = math.fsum(a) / n, math.fsum(b) / n
-    l1, u1 = wilson_interval(math.fsum(a), n, confidence)
-    l2, u2 = wilson_interval(math.fsum(b), n, confidence)
-    phi = _pearson(a, b, mean_a, mean_b)
-    delta = mean_b - mean_a
-    dl, du = mean_b - l2, u1 - mean_a
-    ul, uu = u2 - mean_b, mean_a - l1
-    low = delta - math.sqrt(max(0.0, dl * dl - 2.0 * phi * dl * du + du * du))
-    high = delta + math.sqrt(max(0.0, ul * ul - 2.0 * phi * ul * uu + uu * uu))
-    return (delta, max(-1.0, low), min(1.0, high))
+    _unit("p1", p1)
+    _unit("p2", p2)
+    l1, u1 = wilson_interval(p1 * n1, n1, confidence)
+    l2, u2 = wilson_interval(p2 * n2, n2, confidence)
+    delta = p2 - p1
+    return (max(-1.0, delta - math.hypot(p2 - l2, u1 - p1)), min(1.0, delta + math.hypot(u2 - p2, p1 - l1)))
 
 
 def _check_table(base_pass: int, base_runs: int, now_pass: int, now_runs: int) -> bool:

@@ -21,7 +21,7 @@ from gate.stats import (
     binomial_cdf,
     fisher_less,
     fisher_min_attainable,
-    newcombe_paired_interval,
+    newcombe_interval,
     runs_for_power,
     runs_to_exclude,
     stratified_exact_less,
@@ -152,47 +152,28 @@ def test_stratified_is_fast_on_many_strata() -> None:
 
 
 # Paired binary table: e=12 pass in both, f=9 pass in A only, g=2 pass in B only, h=21 fail in both.
-PAIRED_A = [1.0] * 12 + [1.0] * 9 + [0.0] * 2 + [0.0] * 21
-PAIRED_B = [1.0] * 12 + [0.0] * 9 + [1.0] * 2 + [0.0] * 21
+# statsmodels 0.15.0 confint_proportions_2indep(count1, nobs1, count2, nobs2, method="newcomb"):
+# the interval of count1/nobs1 − count2/nobs2, here B − A with B first.
+NEWCOMBE = [
+    ((10, 10, 9, 10), (-0.4041500267952386, 0.1894283527495889)),
+    ((50, 50, 35, 50), (-0.43750350464453414, -0.16975509786210125)),
+    ((5, 6, 3, 6), (-0.6742831315008133, 0.17170380025515752)),
+    ((5, 5, 0, 5), (-1.0, -0.38554900569034356)),
+]
 
 
-def test_newcombe_binary_against_formula() -> None:
-    # Independent evaluation of method 10: statsmodels Wilson limits for 21/44 (A) and 14/44 (B)
-    # and the 2x2 phi coefficient (eh - fg) / sqrt of the four margins.
-    l1, u1 = 0.33754991032251097, 0.6206453443937836
-    l2, u2 = 0.1999930771085342, 0.4655689606218224
-    e, f, g, h = 12, 9, 2, 21
-    phi = (e * h - f * g) / math.sqrt((e + f) * (g + h) * (e + g) * (f + h))
-    pa, pb = (e + f) / 44, (e + g) / 44
-    low = (pb - pa) - math.sqrt((pb - l2) ** 2 - 2 * phi * (pb - l2) * (u1 - pa) + (u1 - pa) ** 2)
-    high = (pb - pa) + math.sqrt((u2 - pb) ** 2 - 2 * phi * (u2 - pb) * (pa - l1) + (pa - l1) ** 2)
-    delta, lo, hi = newcombe_paired_interval(PAIRED_A, PAIRED_B)
-    assert delta == pytest.approx(-7 / 44, rel=EXACT)
-    assert (lo, hi) == pytest.approx((low, high), rel=EXACT)
-    # same, from numpy.corrcoef and statsmodels in the reference venv
-    assert (lo, hi) == pytest.approx((-0.28915665958827236, -0.01821022624359192), rel=EXACT)
+@pytest.mark.parametrize(("counts", "expected"), NEWCOMBE)
+def test_newcombe_against_statsmodels(counts: tuple[int, int, int, int], expected: tuple[float, float]) -> None:
+    ka, na, kb, nb = counts
+    assert newcombe_interval(ka / na, na, kb / nb, nb) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
-def test_newcombe_fractional_and_swapped() -> None:
-    a = [1.0, 0.8, 0.6, 1.0, 0.4, 0.0, 1.0, 0.2]
-    b = [0.8, 0.8, 0.2, 1.0, 0.0, 0.2, 0.6, 0.0]
-    # numpy.corrcoef + statsmodels Wilson on fractional sums, same formula
-    expected = (-0.175, -0.3221865504716346, 0.0028430976994069934)
-    assert newcombe_paired_interval(a, b) == pytest.approx(expected, rel=EXACT)
-    delta, low, high = newcombe_paired_interval(b, a)
-    assert (delta, low, high) == pytest.approx((-expected[0], -expected[2], -expected[1]), rel=EXACT)
-
-
-def test_newcombe_degenerate_cases() -> None:
-    delta, low, high = newcombe_paired_interval(PAIRED_A, PAIRED_A)
-    assert delta == 0.0 and low <= 0.0 <= high
-    ones = [1.0] * 6
-    l_one = wilson_interval(6, 6)[0]
-    assert newcombe_paired_interval(ones, ones) == pytest.approx((0.0, -(1 - l_one), 1 - l_one), rel=EXACT)
-    zeros = [0.0] * 6
-    delta, low, high = newcombe_paired_interval(zeros, ones)
-    assert delta == 1.0 and 0.0 < low < 1.0 and high == 1.0
-    assert newcombe_paired_interval([], []) == (0.0, -1.0, 1.0)
+def test_newcombe_is_antisymmetric_and_takes_fractional_runs() -> None:
+    low, high = newcombe_interval(0.8, 6.9, 0.95, 20)
+    assert newcombe_interval(0.95, 20, 0.8, 6.9) == pytest.approx((-high, -low), rel=EXACT)
+    assert low < 0.15 < high
+    margin = 1 - wilson_interval(6, 6)[0]  # two groups that always pass: only the runs' noise is left
+    assert newcombe_interval(1.0, 6, 1.0, 6) == pytest.approx((-margin, margin), rel=EXACT)
 
 
 # scipy binom.cdf(k, n, p)
@@ -294,8 +275,8 @@ def test_runs_to_exclude_does_not_scan(monkeypatch: pytest.MonkeyPatch) -> None:
         lambda: wilson_interval(1, -1),
         lambda: wilson_interval(1, 5, 1.0),
         lambda: wilson_interval(float("nan"), 5),
-        lambda: newcombe_paired_interval([1.0], [1.0, 0.0]),
-        lambda: newcombe_paired_interval([1.5], [1.0]),
+        lambda: newcombe_interval(1.5, 2, 1.0, 2),
+        lambda: newcombe_interval(0.5, 2, -0.1, 2),
         lambda: fisher_less(-1, 5, 0, 5),
         lambda: fisher_less(6, 5, 0, 5),
         lambda: fisher_min_attainable(5, 5, 2, 1),
