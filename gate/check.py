@@ -106,7 +106,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
                  base: baseline_mod.Baseline | None, interrupted: bool = False,
                  verdicts: list[RunVerdict] | None = None, notes: list[policy.Finding] | None = None) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent."""
-    from gate import decision, regressions
+    from gate import decision, outage, regressions
 
     config = settings.config
     decisions_cfg = config.decision
@@ -135,9 +135,9 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
         from gate.consistency_policy import consistency_findings
 
         findings += consistency_findings(consistency)
-    unavailable = decision.outage(computed, verdicts, decisions_cfg)
+    unavailable = outage.unavailable(computed, verdicts, decisions_cfg)
     if unavailable is not None:
-        findings = [f for f in findings if f.rule not in decision.OUTAGE_HIDES] + [unavailable]
+        findings = [f for f in findings if f.rule not in outage.OUTAGE_HIDES] + [unavailable]
     if interrupted:
         findings.append(policy.Finding(level=policy.Level.RED_LINE, rule="interrupted",
                                        message="the run was interrupted: results are partial and never pass"))

@@ -44,9 +44,9 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
     settings = config.decision
     if settings.mode == "point" or not settings.confirm_runs or base is None or outcome.interrupted:
         return trajectories, verdicts, outcome.interrupted
-    from gate.decision import outage
+    from gate.outage import unavailable
 
-    if outage(metrics_mod.compute(cases, verdicts), verdicts, settings) is not None:
+    if unavailable(metrics_mod.compute(cases, verdicts), verdicts, settings) is not None:
         return trajectories, verdicts, False  # rerunning an agent that is down only costs timeouts
     next_run: dict[tuple[str, str], int] = {}
     for t in trajectories:

@@ -33,7 +33,6 @@ from gate.stats import (
     stratified_min_attainable,
     tarone_bonferroni,
 )
-from gate.verdict import RunVerdict
 
 
 def pct(value: float | None) -> str:
@@ -264,25 +263,6 @@ def pair_findings(decisions: list[PairDecision], metrics: Metrics, settings: Dec
                                  p_value=common["p_value"],
                                  message=f"{d.case_id} ({d.group}): {evidence} — a flake, cleared by its reruns"))
     return found
-
-
-def outage(metrics: Metrics, verdicts: list[RunVerdict], settings: DecisionConfig) -> Finding | None:
-    """The agent is unavailable — unreachable or answering nothing usable: most runs of a group ended
-    in agent errors."""
-    down = [(g, m) for g, m in sorted(metrics.overall.items()) if m.runs and m.errors / m.runs > settings.outage_share]
-    if not down:
-        return None
-    first = next((v.error for v in sorted(verdicts, key=lambda v: (v.case_id, v.group, v.run)) if v.error), "")
-    counts = "; ".join(f"group {g}: {m.errors} of {m.runs} runs" for g, m in down)
-    return Finding(level=Level.RED_LINE, rule="agent-unavailable",
-                   message=f"the agent is unavailable ({counts} ended in an agent error) — an outage or a "
-                   f"broken agent, not a regression; the first error: {first}")
-
-
-OUTAGE_HIDES = frozenset({"regression", "regression-cleared", "dimension-regression", "min-a", "min-delta",
-                          "red-line-delta", "skill-explicit-min-b", "red-line-skill-explicit", "consistency",
-                          "stability-gain", "degradation-curve"})
-"""What an outage makes meaningless: verdicts on answers the agent never gave."""
 
 
 def baseline_notes(comparison: Comparison) -> list[Finding]:

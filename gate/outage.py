@@ -1,0 +1,32 @@
+"""An outage is not a regression: most runs of a group ending in agent errors (exit 4).
+
+When the agent is down or answers nothing usable, the verdicts on its answers mean nothing: the
+gate says the agent is unavailable, quotes the first error, and drops the findings that would blame
+the agent or the skill for answers it never gave.
+"""
+
+from __future__ import annotations
+
+from gate.config import DecisionConfig
+from gate.metrics import Metrics
+from gate.policy import Finding, Level
+from gate.verdict import RunVerdict
+
+
+def unavailable(metrics: Metrics, verdicts: list[RunVerdict], settings: DecisionConfig) -> Finding | None:
+    """The agent is unavailable — unreachable or answering nothing usable: most runs of a group ended
+    in agent errors."""
+    down = [(g, m) for g, m in sorted(metrics.overall.items()) if m.runs and m.errors / m.runs > settings.outage_share]
+    if not down:
+        return None
+    first = next((v.error for v in sorted(verdicts, key=lambda v: (v.case_id, v.group, v.run)) if v.error), "")
+    counts = "; ".join(f"group {g}: {m.errors} of {m.runs} runs" for g, m in down)
+    return Finding(level=Level.RED_LINE, rule="agent-unavailable",
+                   message=f"the agent is unavailable ({counts} ended in an agent error) — an outage or a "
+                   f"broken agent, not a regression; the first error: {first}")
+
+
+OUTAGE_HIDES = frozenset({"regression", "regression-cleared", "dimension-regression", "min-a", "min-delta",
+                          "red-line-delta", "skill-explicit-min-b", "red-line-skill-explicit", "consistency",
+                          "stability-gain", "degradation-curve"})
+"""What an outage makes meaningless: verdicts on answers the agent never gave."""
