@@ -52,11 +52,12 @@ SCENARIOS = [
 NOISE_KEYS = ("GATE_DEMO_NOISE", "GATE_DEMO_FLAKY", "GATE_DEMO_BREAK", "GATE_DEMO_WORSE", "GATE_DEMO_SEED")
 
 
-def config(mode: str) -> GateConfig:
+def config(mode: str, repeats: int | None = None) -> GateConfig:
     made = GateConfig.model_validate({
         "cases": {"path": "cases", "tags": ["golden", "consistency"]},
         "agent": {"adapter": "python", "function": "examples.demo_agent:run", "cache": False, "concurrency": 8},
         "decision": {"mode": mode},
+        "repeats": repeats,
     })
     made.__pydantic_private__["_root"] = REPO  # type: ignore[index]
     return made
@@ -69,9 +70,10 @@ def set_env(values: dict[str, str], seed: int) -> None:
     os.environ["GATE_DEMO_SEED"] = str(seed)
 
 
-def simulate(scenario: Scenario, prs: int, mode: str, work: Path) -> tuple[int, float, dict[str, int]]:
+def simulate(scenario: Scenario, prs: int, mode: str, work: Path,
+             repeats: int | None = None) -> tuple[int, float, dict[str, int]]:
     """Gate failures over ``prs`` PRs, the mean extra calls, and which rules failed how often."""
-    gate_config = config(mode)
+    gate_config = config(mode, repeats)
     failures, extra, rules = 0, 0.0, {}
     for pr in range(prs):
         set_env(scenario.baseline_env, seed=2 * pr)
@@ -95,17 +97,19 @@ def main() -> None:
     parser.add_argument("--prs", type=int, default=100, help="simulated PRs per scenario")
     parser.add_argument("--mode", choices=["confidence", "point"], default="confidence")
     parser.add_argument("--scenarios", default="all", help="comma-separated indexes (0-based) or 'all'")
+    parser.add_argument("--repeats", type=int, default=None, help="runs of every case in the check (gate.yaml repeats)")
     args = parser.parse_args()
     chosen = SCENARIOS if args.scenarios == "all" else [SCENARIOS[int(i)] for i in args.scenarios.split(",")]
     for key in ("CI", "GITHUB_ACTIONS"):  # no progress lines between the table's rows
         os.environ.pop(key, None)
-    print(f"decision mode: {args.mode} · {args.prs} simulated PRs per scenario · baseline from 5 runs per case")
+    print(f"decision mode: {args.mode} · {args.prs} simulated PRs per scenario · baseline from 5 runs per case"
+          + (f" · repeats {args.repeats}" if args.repeats else ""))
     print("| scenario | gate failed | rate | extra calls | rules that failed |")
     print("|---|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in chosen:
             started = time.perf_counter()
-            failed, extra, rules = simulate(scenario, args.prs, args.mode, Path(tmp))
+            failed, extra, rules = simulate(scenario, args.prs, args.mode, Path(tmp), args.repeats)
             kind = "detection" if scenario.regression else "false alarms"
             shown = ", ".join(f"{r} {n}" for r, n in sorted(rules.items())) or "—"
             print(f"| {scenario.name} | {failed}/{args.prs} | {kind} {failed / args.prs:.0%} | +{extra:.1%} | {shown} |"

@@ -162,6 +162,10 @@ def test_baseline_update_refuses_bad_runs(project: Path, args: tuple[str, ...], 
     ({"confirm_runs": -1}, "decision.confirm_runs: Input should be greater than or equal to 0"),
     ({"alpah": 0.1}, "decision.alpah: Extra inputs are not permitted"),
     ({"fail_on_inconclusive": "maybe"}, "decision.fail_on_inconclusive: Input should be a valid boolean"),
+    ({"baseline_runs": 0}, "decision.baseline_runs: Input should be greater than or equal to 1"),
+    ({"outage_share": 1.5}, "decision.outage_share: Input should be less than or equal to 1"),
+    ({"power": 1}, "decision.power: Input should be less than 1"),
+    ({"effect": 0}, "decision.effect: Input should be greater than 0"),
 ])
 def test_decision_settings_are_validated(project: Path, decision: dict, message: str) -> None:
     config = json.loads((project / "gate.yaml").read_text(encoding="utf-8"))
