@@ -69,8 +69,7 @@ def test_command_writes_github_output_and_prints_annotations(tmp_path: Path) -> 
     assert result.exit_code == 0
     assert "passed=false\nexit-code=1\n" in github_output.read_text(encoding="utf-8")
     assert result.stdout.splitlines() == [
-        "::error title=B3-QC-01 group A run 0 failed::status fail",
-        "::error title=B3-QC-01 group B run 0 agent error::status error",
+        "::error title=B3-QC-01 failed in 2 runs (A run 0%2C B run 0)::status fail%0Astatus error",  # one per case
         "::error title=X-SD-01 group B run 1 agent error::status error",
     ]
 
