@@ -1,19 +1,36 @@
-"""Atomic file writes: a report is either the old file or the whole new one, never half."""
+"""Atomic file writes: a report is either the old file or the whole new one, never half.
+
+A set of reports is all-or-nothing too: every file is written to a temporary name first, and only
+when all of them are on disk are they renamed into place — a full disk leaves the old set whole.
+A write that fails is one clear GateError naming the file and the reason (ENOSPC, EACCES …).
+"""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from gate.errors import GateError
 
-def write_text(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8, LF) to ``path`` through a temporary file and a rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+
+def _failure(path: Path, exc: OSError) -> GateError:
+    code = errno.errorcode.get(exc.errno or 0, "")
+    reason = exc.strerror or str(exc)
+    return GateError(f"cannot write: {reason}{f' ({code})' if code else ''}", where=str(path))
+
+
+def _stage(target: Path, text: str) -> Path:
+    """``text`` (UTF-8, LF) in a temporary file beside ``target``, flushed to disk."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise _failure(target, exc) from None
     try:
         # mkstemp makes 0600 files; reports and baselines are ordinary files (umask applies).
         umask = os.umask(0)
@@ -24,11 +41,47 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise _failure(target, exc) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8, LF) to ``path`` through a temporary file and a rename."""
+    target = Path(path)
+    write_set({target: text})
     return target
+
+
+def write_set(files: Mapping[Path, str]) -> None:
+    """Write every file or none: all are staged first, then renamed into place."""
+    staged: dict[Path, Path] = {}
+    try:
+        for target, text in files.items():
+            staged[target] = _stage(target, text)
+        for target, tmp in staged.items():
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise _failure(target, exc) from None
+    finally:
+        for tmp in staged.values():
+            tmp.unlink(missing_ok=True)
+
+
+def check_writable(directory: Path) -> None:
+    """Fail early, before any agent call, when ``directory`` cannot be created or written."""
+    probe = directory / ".gate-write-probe"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise GateError(f"the report directory cannot be written: {exc.strerror or exc}", where=str(directory)) from None
 
 
 def dump_json(data: Any) -> str:

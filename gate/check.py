@@ -181,16 +181,20 @@ def count_reruns(cases: dict[str, Case], verdicts: list[RunVerdict], repeats: in
     return sum(1 for v in verdicts if v.run >= (repeats or cases[v.case_id].repeats))
 
 
-def write_reports(report: GateReport, out_dir: Path) -> dict[str, Path]:
-    """results.json, junit.xml and comment.md in ``out_dir`` (atomically) + the step summary."""
-    from gate.atomic import write_json, write_text
+def write_reports(report: GateReport, out_dir: Path,
+                  trajectories: list[Trajectory] | None = None) -> dict[str, Path]:
+    """results.json, junit.xml, comment.md (and trajectories.jsonl) in ``out_dir``, all or none,
+    then the step summary."""
+    from gate.atomic import dump_json, write_set
+    from gate.records import trajectories_text
     from gate.report import comment, junit
 
-    paths = {
-        "results": write_json(out_dir / "results.json", report.document()),
-        "junit": write_text(out_dir / "junit.xml", junit.render(report)),
-        "comment": write_text(out_dir / "comment.md", comment.render(report)),
-    }
+    paths = {"results": out_dir / "results.json", "junit": out_dir / "junit.xml", "comment": out_dir / "comment.md"}
+    files = {paths["results"]: dump_json(report.document()), paths["junit"]: junit.render(report),
+             paths["comment"]: comment.render(report)}
+    if trajectories is not None:
+        files[out_dir / "trajectories.jsonl"] = trajectories_text(trajectories)
+    write_set(files)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         with open(summary, "a", encoding="utf-8") as handle:
@@ -210,15 +214,15 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     base, notes = reference_baseline(settings)
     if settings.out_dir.exists() and not settings.out_dir.is_dir():
         raise GateError("the report directory is a file", where=str(settings.out_dir))
+    from gate.atomic import check_writable
+
+    check_writable(settings.out_dir)  # before any agent call: a run whose reports cannot land is lost
     jobs = plan(selected, config.groups, config.repeats)
     outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set))
     trajectories, verdicts, interrupted = confirm_failures(config, case_set, base, outcome)
     report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
                           notes=notes)
-    paths = write_reports(report, settings.out_dir)
-    from gate.records import write_trajectories
-
-    write_trajectories(settings.out_dir / "trajectories.jsonl", trajectories)
+    paths = write_reports(report, settings.out_dir, trajectories)
     return report, paths
 
 

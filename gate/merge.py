@@ -15,7 +15,7 @@ from gate import safejson
 from gate.check import CheckSettings, build_report, identity, reference_baseline, write_reports
 from gate.errors import GateError
 from gate.loader import load_cases
-from gate.records import read_trajectories, write_trajectories
+from gate.records import read_trajectories
 from gate.report.model import GateReport
 from gate.results import SCHEMA
 from gate.trajectory import Trajectory
@@ -95,6 +95,5 @@ def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport
                            baseline_ref=settings.baseline_ref)
     base, notes = reference_baseline(merged)
     report = build_report(merged, case_set, trajectories, base=base, interrupted=interrupted, notes=notes)
-    paths = write_reports(report, settings.out_dir)
-    write_trajectories(settings.out_dir / "trajectories.jsonl", trajectories)
+    paths = write_reports(report, settings.out_dir, trajectories)
     return report, paths

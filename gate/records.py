@@ -59,9 +59,14 @@ def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = Non
     return records
 
 
-def write_trajectories(path: Path, records: Iterable[Trajectory]) -> None:
-    """Write records sorted by (case, group, run), one JSON object a line, atomically."""
+def trajectories_text(records: Iterable[Trajectory]) -> str:
+    """Records sorted by (case, group, run), one JSON object a line."""
     ordered = sorted(records, key=lambda r: (r.case_id, r.group, r.run))
     lines = [safejson.dumps(r.model_dump(mode="json", exclude_none=False), ensure_ascii=False, sort_keys=True)
              for r in ordered]
-    write_text(path, "\n".join(lines) + ("\n" if lines else ""))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def write_trajectories(path: Path, records: Iterable[Trajectory]) -> None:
+    """Write records sorted by (case, group, run), one JSON object a line, atomically."""
+    write_text(path, trajectories_text(records))

@@ -267,3 +267,37 @@ def test_under_actions_the_log_shows_progress_while_the_run_goes(project: Path, 
     progress = [line for line in lines if line.startswith("[")]
     assert progress[-1] == "[6/6] 100% · 0 s · passed 6 · failed 0 · agent errors 0 · cached 0"
     assert len(progress) == 6  # every 10 % of six calls is every call
+
+
+def test_a_report_directory_that_cannot_be_written_fails_before_any_agent_call(project: Path) -> None:
+    (project / "blocker").write_text("a file, not a directory", encoding="utf-8")
+    calls()
+    code, out = invoke("check", "--out-dir", "blocker/reports")
+    assert code == 2
+    assert "gate: error: blocker/reports: the report directory cannot be written: Not a directory" in out
+    assert calls() == []
+
+
+def test_a_full_disk_leaves_the_old_reports_whole(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    import gate.atomic
+
+    assert invoke("check")[0] == 0
+    out = project / "gate-results"
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real_fsync, synced = os.fsync, []
+
+    def fsync(fd: int) -> None:
+        synced.append(fd)
+        if len(synced) == 2:  # the second report of the set finds the disk full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(gate.atomic.os, "fsync", fsync)
+    monkeypatch.setenv("BAD", "B3-QC-01:A:*")  # new results that must not half-land
+    code, text = invoke("check")
+    assert code == 2
+    assert "gate-results/junit.xml: cannot write: No space left on device (ENOSPC)" in text
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the old set, whole; no temporary left
