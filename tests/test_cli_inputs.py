@@ -213,3 +213,13 @@ def test_eval_says_a_pass_on_rules_left_rubrics_unjudged() -> None:
     assert ["QC-02", "A", "0", "UNJUDGED", "·", "1", "rubrics", "0/0"] in rows
     document = json.loads(Path("out/results.json").read_text(encoding="utf-8"))
     assert [(r["status"], r["unjudged"]) for r in document["results"]] == [("pass", 1), ("skipped", 1)]
+
+
+def test_eval_never_prints_an_escape_sequence_from_agent_text() -> None:
+    _cases({"QC-01.yaml": CASE})
+    hostile = "1. \x1b]0;pwned\x07Bose \x1b[2J\x1b[31mred\x1b[0m\n2. Apple"
+    _records({**GOOD_RECORD, "final_answer": hostile})
+    result = _gate("eval", "--cases", "cases", "--trajectories", "runs.jsonl")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout and "pwned" not in result.stdout
+    assert "items found (list): Bose" in result.stdout

@@ -92,14 +92,15 @@ def json_body(response: httpx.Response) -> Any:
                        response.status_code) from None
 
 
-def _message(response: httpx.Response) -> str:
+def _message(response: httpx.Response, client: httpx.Client | None = None) -> str:
+    """GitHub's message, credentials redacted before the cut (a cut secret must leave no prefix)."""
     try:
         data: Any = safejson.loads(response.content)
     except ValueError:
         data = None
     text = data.get("message") if isinstance(data, dict) else None
     text = str(text) if text else response.reason_phrase or "no message"
-    return text[:300]
+    return (redact(text, client) if client is not None else text)[:300]
 
 
 def _seconds(value: str, now: float) -> float | None:
@@ -160,7 +161,7 @@ def request(
         if status in (403, 429):
             wait = rate_limit_wait(response, policy.clock())
             if wait is None:
-                raise Forbidden(f"{where}: {status} {redact(_message(response), client)}", status)
+                raise Forbidden(f"{where}: {status} {_message(response, client)}", status)
             if wait > policy.max_wait_s:
                 raise RateLimited(
                     f"{where}: rate limited; GitHub asks to wait {wait:.0f} s, more than the "
@@ -171,11 +172,11 @@ def request(
             continue
         if status >= 500:
             if last or not retry_server_errors:
-                raise Unavailable(f"{where}: {status} {redact(_message(response), client)}", status)
+                raise Unavailable(f"{where}: {status} {_message(response, client)}", status)
             wait = rate_limit_wait(response, policy.clock()) if "retry-after" in response.headers else None
             policy.sleep(min(wait, policy.max_wait_s) if wait is not None else policy.backoff(attempt))
             continue
         if status >= 400:
-            raise ApiError(f"{where}: {status} {redact(_message(response), client)}", status)
+            raise ApiError(f"{where}: {status} {_message(response, client)}", status)
         return response
     raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gate.report.sanitize import one_line
 from gate.results import sort_verdicts
 from gate.verdict import RunVerdict, Status
 
@@ -14,8 +15,7 @@ def _why(verdict: RunVerdict, width: int = 90) -> str:
     else:
         failing = verdict.failing()
         text = "; ".join(f"{c.id}: {c.detail}" for c in failing)
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return one_line(text, width)  # agent text: no escape sequence reaches the terminal
 
 
 def _status(verdict: RunVerdict) -> str:

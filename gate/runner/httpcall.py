@@ -59,7 +59,9 @@ async def post_json(
         raise AgentError(redact(f"the request to {url} failed: {_detail(exc)}", headers)) from None
     status = response.status_code
     if status >= 300:
-        message = redact(f"HTTP {status} from {url}: {snippet(raw) or '(empty body)'}", headers)
+        # redact the whole body before it is cut: a secret split by the cut must not leave its prefix
+        body = redact(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw, headers)
+        message = redact(f"HTTP {status} from {url}: {snippet(body) or '(empty body)'}", headers)
         if status == 401 or status == 403:
             message += hint
         if status == 429:

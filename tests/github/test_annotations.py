@@ -125,3 +125,10 @@ def test_known_and_flaky_failures_are_notices_so_a_passing_gate_shows_no_error()
         "notice title=B3-MC-04 group B run 0 failed (known failure)",
         "notice title=X-OC-02 group A run 3 failed (flaky run%2C the case passes by majority)",
     ]
+
+
+def test_escape_sequences_from_agent_text_never_reach_the_log() -> None:
+    doc = document([run("B3-QC-01", detail="\x1b]8;;https://evil.example\x07click\x1b]8;;\x07 \x1b[2J\x1b[31mred\x1b[0m \x07")])
+    (line,) = gh.annotations(doc, {})
+    assert "\x1b" not in line and "\x07" not in line
+    assert line.endswith("::count [items:count]: click red ")  # the hyperlink and colours gone, the text kept

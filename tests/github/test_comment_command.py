@@ -293,3 +293,24 @@ def test_the_installed_command_posts_and_never_prints_the_token(github: FakeGitH
     assert done.stdout.startswith("gate comment: created")
     assert TOKEN not in done.stdout + done.stderr
     assert github.requests[0].authorization == f"Bearer {TOKEN}"
+
+
+def test_a_token_echoed_in_a_long_github_error_leaves_no_prefix() -> None:
+    import httpx
+
+    from gate.github import api
+
+    token = "ghp_4f9c2a7be1d04b8f0000"
+    for offset in (280, 285, 290):  # the 300-character cut falls inside the token
+        def reply(request: httpx.Request, offset: int = offset) -> httpx.Response:
+            return httpx.Response(422, json={"message": "x" * offset + request.headers["authorization"]})
+
+        client = httpx.Client(transport=httpx.MockTransport(reply), headers=api.headers(token),
+                              base_url="https://api.example")
+        try:
+            api.request(client, "GET", "/repos/o/r/issues/1/comments", policy=api.RetryPolicy(attempts=1))
+        except api.ApiError as exc:
+            message = str(exc)
+        else:  # pragma: no cover
+            raise AssertionError("a 422 must raise")
+        assert "ghp" not in message, (offset, message[-40:])

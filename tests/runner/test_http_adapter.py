@@ -221,3 +221,20 @@ def test_concurrency_bound_is_respected(tmp_path: Path) -> None:
                            root=tmp_path, progress=False)
     assert [t.error for t in outcome.trajectories] == [None] * 12
     assert peak == limit
+
+
+@pytest.mark.parametrize("offset", [186, 190, 195, 199])
+def test_a_secret_cut_by_the_error_excerpt_leaves_no_prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            offset: int) -> None:
+    token = "sk-live-4f9c2a7be1d04b8f"
+    monkeypatch.setenv("GATE_TEST_TOKEN", token)
+
+    def handler(seen: Seen, index: int) -> Reply:  # the echo lands where the excerpt is cut
+        return Reply(500, raw=("x" * offset + seen.headers["authorization"] + " tail").encode())
+
+    with serve(handler) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=0,
+                                                headers={"Authorization": "Bearer ${GATE_TEST_TOKEN}"}),
+                           root=tmp_path, progress=False)
+    error = outcome.trajectories[0].error or ""
+    assert "sk-l" not in error and token[:4] not in error.replace("***", "")
