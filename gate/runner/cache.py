@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -23,6 +24,25 @@ from pydantic import ValidationError
 
 from gate import safejson
 from gate.trajectory import Trajectory
+
+MAX_ENTRY_BYTES = 10 * 1024 * 1024
+"""An entry larger than an agent's answer may be (the adapters' output cap) is not read."""
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """The bytes of a regular file of at most MAX_ENTRY_BYTES; None for anything else.
+
+    Opened non-blocking and checked before reading: a FIFO or a device planted in the cache
+    would otherwise block the event loop for ever."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(MAX_ENTRY_BYTES + 1)
+    finally:
+        os.close(fd)
 
 
 def cache_key(identity: str | None, adapter: str, endpoint: Any, request: dict[str, Any]) -> str:
@@ -44,12 +64,19 @@ class Cache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> Trajectory | None:
-        """The stored trajectory, or None (absent, unreadable, corrupt or from an incompatible version)."""
+    def get(self, key: str, expect: tuple[str, str, int] | None = None) -> Trajectory | None:
+        """The stored trajectory, or None: absent, unreadable, corrupt, from an incompatible
+        version, not a regular file (a FIFO must not block the run), or — with ``expect`` — a record
+        of another (case, group, run) than the one asked for (a tampered cache never answers for
+        the wrong case)."""
         try:
-            return Trajectory.model_validate(safejson.loads(self._path(key).read_bytes()))
+            data = _read_regular(self._path(key))
+            found = Trajectory.model_validate(safejson.loads(data)) if data is not None else None
         except (OSError, ValueError, ValidationError):
             return None
+        if found is not None and expect is not None and (found.case_id, found.group, found.run) != expect:
+            return None
+        return found
 
     def put(self, key: str, trajectory: Trajectory) -> None:
         """Store a successful trajectory; failed calls are never cached, and a failed write is no error."""

@@ -111,7 +111,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
         request = requests[job.key]
         key = cache_key(agent.identity, adapter.name, adapter.fingerprint(request), request) if cache else None
         if cache is not None and key is not None:
-            hit = cache.get(key)
+            hit = cache.get(key, expect=job.key)
             if hit is not None:
                 state.finished[job.key] = hit  # as first recorded: a cached rerun gives the same results
                 state.cache_hits += 1

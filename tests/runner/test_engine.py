@@ -222,3 +222,32 @@ def test_progress_auto_is_a_line_on_a_terminal_and_log_lines_in_ci(monkeypatch: 
     assert auto_mode(_Tty()) == "log"
     assert auto_mode(io.StringIO()) == "log"
     assert auto_enabled(io.StringIO()) is True
+
+
+def test_a_tampered_entry_naming_another_case_is_a_miss(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module(COUNTING_AGENT)
+    config = agent(adapter="python", function=f"{name}:run", cache="cache")
+    run_jobs(jobs_of("c1", "c2"), config, root=tmp_path, progress=False)
+    entries = sorted((tmp_path / "cache").rglob("*.json"))
+    records = {json.loads(e.read_text())["case_id"]: e for e in entries}
+    forged = json.loads(records["c2"].read_text())
+    records["c1"].write_text(json.dumps({**forged, "final_answer": "forged"}), encoding="utf-8")  # c2's answer as c1's
+    again = run_jobs(jobs_of("c1", "c2"), config, root=tmp_path, progress=False)
+    assert (again.calls, again.cache_hits) == (1, 1)
+    assert [(t.case_id, t.final_answer) for t in again.trajectories] == [("c1", "answer c1"), ("c2", "answer c2")]
+
+
+def test_a_fifo_in_the_cache_is_skipped_without_blocking(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    import os
+    import time
+
+    name = agent_module(COUNTING_AGENT)
+    config = agent(adapter="python", function=f"{name}:run", cache="cache", timeout_s=5)
+    run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    (entry,) = (tmp_path / "cache").rglob("*.json")
+    entry.unlink()
+    os.mkfifo(entry)  # nobody ever writes to it: a blocking read would hang the run
+    started = time.monotonic()
+    again = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    assert time.monotonic() - started < 5
+    assert (again.calls, again.cache_hits) == (1, 0) and again.trajectories[0].final_answer == "answer c1"
