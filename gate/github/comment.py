@@ -8,6 +8,7 @@ down) the result says "skipped" and why, and the gate's verdict stands.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -67,8 +68,37 @@ class CommentResult:
 
 
 def with_marker(body: str) -> str:
-    """``body`` with the marker as its first line unless it already carries it."""
-    return body if COMMENT_MARKER in body else f"{COMMENT_MARKER}\n{body}"
+    """``body`` with the marker as its first line, and nowhere else: a cut can never drop it,
+    and a copy planted further down cannot make another comment look like ours."""
+    rest = body.replace(COMMENT_MARKER, "")
+    return f"{COMMENT_MARKER}\n{rest.lstrip(chr(10))}"
+
+
+# The tags the gate's own comment uses; any other tag, attribute or HTML comment is shown as text.
+_ALLOWED_TAGS = {"details", "/details", "summary", "/summary", "b", "/b", "sub", "/sub", "br"}
+_TAG_RE = re.compile(r"<(/?[A-Za-z][A-Za-z0-9-]*)([^<>]*)>|<!--")
+_MENTION_RE = re.compile(r"@(?=[A-Za-z0-9])")
+
+
+def _safe_tag(match: re.Match[str]) -> str:
+    name, attributes = match.group(1), (match.group(2) or "").strip()
+    if name is not None and name.lower() in _ALLOWED_TAGS and attributes in ("", "open"):
+        return match.group(0)
+    return "&lt;" + match.group(0)[1:]
+
+
+def sanitize_body(body: str) -> str:
+    """A body the gate may not have rendered itself (a fork's artifact posted by the bot): raw HTML
+    other than the gate's own folding tags shown as text, @-mentions neutralised (a zero-width
+    joiner after '@'), outside code fences; idempotent on the gate's own comment."""
+    out, in_fence = [], False
+    for line in body.splitlines(keepends=True):
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+            out.append(line)
+            continue
+        out.append(line if in_fence else _MENTION_RE.sub("@\u200d", _TAG_RE.sub(_safe_tag, line)))
+    return "".join(out)
 
 
 def fit_body(body: str, limit: int = MAX_BODY_BYTES) -> str:
@@ -76,7 +106,7 @@ def fit_body(body: str, limit: int = MAX_BODY_BYTES) -> str:
 
     An open code fence is closed and a note says how much was left out.
     """
-    body = with_marker(body)
+    body = with_marker(sanitize_body(body.replace(COMMENT_MARKER, "")))
     if len(body.encode("utf-8")) <= limit:
         return body
     lines = body.splitlines(keepends=True)
@@ -113,7 +143,10 @@ def _is_ours(comment: Any, author: str) -> bool:
 
 
 def _same_origin(url: str, api_url: str) -> bool:
-    a, b = httpx.URL(url), httpx.URL(api_url)
+    try:
+        a, b = httpx.URL(url), httpx.URL(api_url)
+    except (httpx.InvalidURL, ValueError):
+        return False  # a malformed Link is no page of ours
     return (a.scheme, a.host, a.port) == (b.scheme, b.host, b.port)
 
 
@@ -135,7 +168,7 @@ def find_comment(
         url = response.links.get("next", {}).get("url")
         if url is not None and not _same_origin(url, api_url):
             # Never send the token to another host, whatever a Link header says.
-            raise ApiError(f"pagination link leaves {httpx.URL(api_url).host}")
+            raise ApiError(f"pagination link is malformed or leaves {httpx.URL(api_url).host}: {url[:80]!r}")
     return None
 
 

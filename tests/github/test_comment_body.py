@@ -91,3 +91,37 @@ def test_a_retry_after_date_in_minus_0000_is_utc_in_any_local_zone(monkeypatch: 
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_a_body_the_gate_did_not_render_is_sanitised_and_keeps_its_marker_on_top() -> None:
+    from gate.github.comment import COMMENT_MARKER, fit_body
+
+    forged = ("## ✅ all good @octocat @org/team\n"
+              "<img src=x onerror=alert(1)> <a href=\"https://evil.example\">click</a> <!-- hidden -->\n"
+              "<details open><summary><b>ok</b></summary>\n\n```\n<b>@code stays as written</b>\n```\n</details>\n"
+              + "filler line\n" * 8000 + COMMENT_MARKER + "\n")
+    body = fit_body(forged)
+    lines = body.splitlines()
+    assert lines[0] == COMMENT_MARKER and body.count(COMMENT_MARKER) == 1  # on top, even when cut
+    assert len(body.encode("utf-8")) <= 65_000 and "was cut to fit a GitHub comment" in body
+    assert "@\u200doctocat @\u200dorg/team" in lines[1]
+    assert lines[2] == "&lt;img src=x onerror=alert(1)> &lt;a href=\"https://evil.example\">click&lt;/a> &lt;!-- hidden -->"
+    assert "<details open><summary><b>ok</b></summary>" in body  # the gate's own folding stays
+    assert "<b>@code stays as written</b>" in body  # code is shown as code anyway
+    assert fit_body(body) == body  # idempotent: our own comment passes through unchanged
+
+
+def test_a_malformed_pagination_link_is_an_error_not_a_traceback() -> None:
+    import httpx
+    import pytest
+
+    from gate.github.api import ApiError, RetryPolicy
+    from gate.github.comment import find_comment
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=[], headers={"link": '<http://[::1>; rel="next"'})
+
+    client = httpx.Client(transport=httpx.MockTransport(reply))
+    with pytest.raises(ApiError, match="pagination link is malformed"):
+        find_comment(client, api_url="https://api.github.com", repo="o/r", pr=1, author="bot",
+                     policy=RetryPolicy(attempts=1))
