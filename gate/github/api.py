@@ -36,6 +36,12 @@ class RetryPolicy:
     """A rate limit asking for a longer wait is given up on at once: CI should not stall."""
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     clock: Callable[[], float] = field(default=time.time, repr=False)
+    deadline: float | None = None
+    """A ``clock`` time after which no retry starts: every request of one command shares it, so an
+    API that accepts connections and never answers cannot stall CI beyond it."""
+
+    def affords(self, wait: float) -> bool:
+        return self.deadline is None or self.clock() + wait < self.deadline
 
     def backoff(self, attempt: int) -> float:
         return float(self.backoff_s * 2 ** (attempt - 1))
@@ -153,7 +159,7 @@ def request(
         try:
             response = client.request(method, url, json=json)
         except httpx.TransportError as exc:
-            if last or not retry_server_errors:
+            if last or not retry_server_errors or not policy.affords(policy.backoff(attempt)):
                 raise Unavailable(f"{where}: {type(exc).__name__}: {redact(str(exc), client)}") from None
             policy.sleep(policy.backoff(attempt))
             continue
@@ -166,15 +172,18 @@ def request(
                 raise RateLimited(
                     f"{where}: rate limited; GitHub asks to wait {wait:.0f} s, more than the "
                     f"{policy.max_wait_s:.0f} s allowed", status)
-            if last:
-                raise RateLimited(f"{where}: still rate limited after {policy.attempts} tries", status)
+            if last or not policy.affords(wait):
+                raise RateLimited(f"{where}: still rate limited after {attempt} tries", status)
             policy.sleep(wait)
             continue
         if status >= 500:
             if last or not retry_server_errors:
                 raise Unavailable(f"{where}: {status} {_message(response, client)}", status)
             wait = rate_limit_wait(response, policy.clock()) if "retry-after" in response.headers else None
-            policy.sleep(min(wait, policy.max_wait_s) if wait is not None else policy.backoff(attempt))
+            pause = min(wait, policy.max_wait_s) if wait is not None else policy.backoff(attempt)
+            if not policy.affords(pause):
+                raise Unavailable(f"{where}: {status} {_message(response, client)} (no time left to retry)", status)
+            policy.sleep(pause)
             continue
         if status >= 400:
             raise ApiError(f"{where}: {status} {_message(response, client)}", status)

@@ -8,6 +8,7 @@ down) the result says "skipped" and why, and the gate's verdict stands.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -31,6 +32,8 @@ DEFAULT_AUTHOR = "github-actions[bot]"
 MAX_BODY_BYTES = 65_000
 """GitHub allows 65,536 characters; bytes are stricter, so any body under this fits."""
 MAX_PAGES = 100
+DEADLINE_S = 60.0
+"""Posting the comment gives up after about a minute (a warning; the gate's verdict stands)."""
 """10,000 comments: enough for any real PR, bounded for a misbehaving server."""
 CUT_NOTE = (
     "\n_The rest of this report was cut to fit a GitHub comment: {lines} more line(s) are in the "
@@ -227,6 +230,8 @@ def upsert_comment(
     ``body`` gets the marker if it lacks it and is cut to fit GitHub's limit.
     """
     policy = policy or RetryPolicy()
+    if policy.deadline is None:
+        policy = dataclasses.replace(policy, deadline=policy.clock() + DEADLINE_S)
     api_url = api_url.rstrip("/")
     try:
         return _upsert(

@@ -15,7 +15,7 @@ from gate.runner.base import AgentError
 T = TypeVar("T")
 
 MAX_RETRY_AFTER_S = 120.0
-"""A longer Retry-After is clamped: a CI job should fail rather than sleep for an hour."""
+"""A longer Retry-After is given up on at once: a CI job should fail rather than sleep for an hour."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,9 @@ async def with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy) ->
                 if attempt > 1:
                     raise AgentError(f"{exc} (after {attempt} attempts)", retryable=exc.retryable) from None
                 raise
+            if exc.retry_after is not None and exc.retry_after > MAX_RETRY_AFTER_S:
+                raise AgentError(f"{exc} — the agent asks to retry after {exc.retry_after:.0f} s, more than the "
+                                 f"{MAX_RETRY_AFTER_S:.0f} s a run waits; gave up") from None
             wait = policy.delay(attempt, exc)
             if policy.on_retry is not None:
                 policy.on_retry(exc, wait)

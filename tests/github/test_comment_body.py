@@ -125,3 +125,26 @@ def test_a_malformed_pagination_link_is_an_error_not_a_traceback() -> None:
     with pytest.raises(ApiError, match="pagination link is malformed"):
         find_comment(client, api_url="https://api.github.com", repo="o/r", pr=1, author="bot",
                      policy=RetryPolicy(attempts=1))
+
+
+def test_an_api_that_never_answers_is_given_up_within_the_deadline() -> None:
+    import httpx
+
+    from gate.github.api import RetryPolicy
+    from gate.github.comment import DEADLINE_S, CommentStatus, upsert_comment
+
+    now = [1000.0]
+    calls = []
+
+    def hang(request: httpx.Request) -> httpx.Response:
+        calls.append(request.url.path)
+        now[0] += 30.0  # each request waits out its 30 s read timeout
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    policy = RetryPolicy(attempts=10, backoff_s=1.0, sleep=lambda s: now.__setitem__(0, now[0] + s),
+                         clock=lambda: now[0])
+    client = httpx.Client(transport=httpx.MockTransport(hang))
+    result = upsert_comment(client, api_url="https://api.github.com", repo="o/r", pr=1, body="## hi",
+                            policy=policy)
+    assert result.status is CommentStatus.SKIPPED and "ReadTimeout" in result.reason
+    assert now[0] - 1000.0 <= DEADLINE_S + 30.0 and len(calls) == 2  # not 10 tries of 30 s

@@ -238,3 +238,13 @@ def test_a_secret_cut_by_the_error_excerpt_leaves_no_prefix(tmp_path: Path, monk
                            root=tmp_path, progress=False)
     error = outcome.trajectories[0].error or ""
     assert "sk-l" not in error and token[:4] not in error.replace("***", "")
+
+
+def test_a_retry_after_longer_than_a_run_waits_gives_up_at_once(tmp_path: Path, sleeps: Sleeps) -> None:
+    with serve(lambda seen, i: Reply(429, {"error": "quota"}, headers={"Retry-After": "3600"})) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
+                           root=tmp_path, progress=False, sleep=sleeps)
+    (record,) = outcome.trajectories
+    assert sleeps.delays == [] and len(server.seen) == 1  # no hour of sleep, no second call
+    assert record.error is not None and record.error.endswith(
+        "— the agent asks to retry after 3600 s, more than the 120 s a run waits; gave up")
