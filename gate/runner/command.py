@@ -18,6 +18,9 @@ from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_obje
 
 STDERR_TAIL = 2000
 """Characters of the agent's stderr quoted in an error message."""
+LEFTOVER_GRACE_S = 1.0
+"""After the agent exits, how long its pipes may stay open (a tool it left running holds them)."""
+_HELD = "; a process the agent left behind kept its stdout open after the agent exited"
 
 _PYTHON_NAMES = ("python", "python3")
 _POSIX = os.name == "posix"
@@ -90,7 +93,7 @@ class CommandAdapter:
         )
         stderr = _Tail(STDERR_TAIL)
         try:
-            out = await asyncio.wait_for(self._exchange(proc, data, stderr), self._timeout)
+            out, held = await asyncio.wait_for(self._exchange(proc, data, stderr), self._timeout)
         except asyncio.TimeoutError:
             raise AgentError(f"timed out after {self._timeout:g} s{_quote(stderr)}", retryable=True) from None
         except _Overflow:
@@ -111,23 +114,40 @@ class CommandAdapter:
         try:
             return parse_json_object(out, "the agent's stdout")
         except AgentError as exc:
-            raise AgentError(f"{exc} (stdout must hold exactly one JSON object; log to stderr){_quote(stderr)}") from None
+            raise AgentError(f"{exc} (stdout must hold exactly one JSON object; log to stderr)"
+                             f"{_HELD if held else ''}{_quote(stderr)}") from None
 
-    async def _exchange(self, proc: asyncio.subprocess.Process, data: bytes, stderr: _Tail) -> bytes:
+    async def _exchange(self, proc: asyncio.subprocess.Process, data: bytes, stderr: _Tail) -> tuple[bytes, bool]:
+        """The agent's stdout, and whether a leftover process held it open after the agent exited."""
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        out = _Capped(self._cap)
         feed = asyncio.ensure_future(_feed(proc.stdin, data))
-        read = asyncio.ensure_future(_read_capped(proc.stdout, self._cap))
+        read = asyncio.ensure_future(out.fill(proc.stdout))
         drain = asyncio.ensure_future(_drain(proc.stderr, stderr))
-        tasks = (feed, read, drain)
+        waiter = asyncio.ensure_future(_exited(proc))
+        tasks: tuple[asyncio.Future[Any], ...] = (feed, read, drain, waiter)
         try:
-            await asyncio.gather(*tasks)
-            await proc.wait()
+            done, _ = await asyncio.wait({read, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            if read in done:
+                read.result()  # the stdout cap, if it was passed
+            await waiter
+            # The agent has exited. A process it left behind may still hold its stdout or stderr
+            # open; give the pipes a moment to close, then end the group and keep what was written.
+            _, held = await asyncio.wait({feed, read, drain}, timeout=LEFTOVER_GRACE_S)
+            if held:
+                _kill(proc)
+                for task in held:
+                    task.cancel()
+                await asyncio.gather(*held, return_exceptions=True)
+                out.held = read in held
+            if not read.cancelled():
+                read.result()
         except BaseException:
-            for task in tasks:  # gather leaves the others running when one fails
-                task.cancel()
+            for future in tasks:  # a failure or a timeout leaves the others running: stop them
+                future.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
-        return read.result()
+        return out.data(), out.held
 
     async def aclose(self) -> None:
         return None
@@ -143,15 +163,39 @@ async def _feed(stdin: asyncio.StreamWriter, data: bytes) -> None:
         stdin.close()
 
 
-async def _read_capped(stream: asyncio.StreamReader, cap: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while chunk := await stream.read(65536):
-        size += len(chunk)
-        if size > cap:
-            raise _Overflow
-        chunks.append(chunk)
-    return b"".join(chunks)
+async def _exited(proc: asyncio.subprocess.Process) -> None:
+    """Until the agent itself has exited. ``proc.wait()`` alone is not enough: before Python 3.12
+    it also waits for every pipe to close, which a process the agent left behind may never do, so
+    the exit status is polled beside it (no delay when the pipes close as usual)."""
+    wait = asyncio.ensure_future(proc.wait())
+    delay = 0.005
+    try:
+        while proc.returncode is None and not wait.done():
+            await asyncio.wait({wait}, timeout=delay)
+            delay = min(delay * 2, 0.1)
+    finally:
+        wait.cancel()
+
+
+class _Capped:
+    """The agent's stdout as read so far, within the cap (kept when a leftover process holds it)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.held = False
+        """A process the agent left behind kept stdout open after the agent exited."""
+
+    async def fill(self, stream: asyncio.StreamReader) -> None:
+        while chunk := await stream.read(65536):
+            self.size += len(chunk)
+            if self.size > self.cap:
+                raise _Overflow
+            self.chunks.append(chunk)
+
+    def data(self) -> bytes:
+        return b"".join(self.chunks)
 
 
 async def _drain(stream: asyncio.StreamReader, tail: _Tail) -> None:

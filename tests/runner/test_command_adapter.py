@@ -94,3 +94,33 @@ def test_a_missing_program_is_a_gate_error_before_any_call(tmp_path: Path) -> No
     with pytest.raises(GateError) as info:
         run_jobs(jobs_of("ok-1"), agent(adapter="command", command=["bin/agent"]), root=tmp_path)
     assert str(info.value) == f"agent.command: program 'bin/agent' not found (relative to {tmp_path})"
+
+
+_LEAVES_A_CHILD = """\
+import json, subprocess, sys
+request = json.load(sys.stdin)
+# a tool started in the background inherits stdout and outlives the agent
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+record = {"case_id": request["case_id"], "group": request["group"], "run": request["run"],
+          "final_answer": "done", "tool_calls": []}
+print(json.dumps(record) if sys.argv[1] == "json" else "thinking about it…")
+sys.stdout.flush()
+"""
+
+
+@pytest.mark.parametrize(("output", "expected"), [("json", None), ("prose", "kept its stdout open")])
+def test_a_leftover_process_holding_stdout_does_not_cost_the_answer(tmp_path: Path, output: str,
+                                                                    expected: str | None) -> None:
+    import sys
+    import time
+
+    script = tmp_path / "agent.py"
+    script.write_text(_LEAVES_A_CHILD, encoding="utf-8")
+    config = agent(adapter="command", command=[sys.executable, str(script), output], timeout_s=20, retries=0)
+    started = time.monotonic()
+    (record,) = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False).trajectories
+    assert time.monotonic() - started < 10  # not the 20 s timeout, nor the child's 60 s
+    if expected is None:
+        assert record.error is None and record.final_answer == "done"
+    else:  # the answer was not JSON: the error says a leftover process held stdout, not "timed out"
+        assert record.error is not None and expected in record.error and "timed out" not in record.error
