@@ -10,13 +10,13 @@ used and a note says why.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
 from gate import baseline as baseline_mod
+from gate import safejson
 from gate.baseline import Baseline
 from gate.baseline_diff import diff
 from gate.errors import GateError
@@ -30,7 +30,7 @@ def _pr_sha(env: Mapping[str, str], side: str) -> str | None:
     if env.get("GITHUB_EVENT_NAME") not in _PR_EVENTS or not env.get("GITHUB_EVENT_PATH"):
         return None
     try:
-        event = json.loads(Path(env["GITHUB_EVENT_PATH"]).read_text(encoding="utf-8"))
+        event = safejson.loads(Path(env["GITHUB_EVENT_PATH"]).read_bytes())
         sha = event["pull_request"][side]["sha"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
