@@ -261,7 +261,7 @@ def pair_findings(decisions: list[PairDecision], metrics: Metrics, settings: Dec
         else:
             found.append(Finding(level=Level.INFO, rule="regression-cleared", case_id=d.case_id, group=d.group,
                                  p_value=common["p_value"],
-                                 message=f"{d.case_id} ({d.group}): {evidence} — a flake, cleared by its reruns"))
+                                 message=f"{d.case_id} ({d.group}): {evidence} — within the baseline's noise, not a regression"))
     return found
 
 

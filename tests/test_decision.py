@@ -161,7 +161,7 @@ def test_regression_messages_carry_the_counts_and_the_test() -> None:
     found = decision.pair_findings(regressions.decide(metrics, comparison, alpha=0.05), metrics, CONFIDENCE)
     assert [f.message for f in found] == [
         "c0 (A): passes 0 of 4 runs now, 5 of 5 in the baseline (Fisher p = 0.00794 ≤ 0.05)",
-        "c1 (A): passes 4 of 5 runs now, 5 of 5 in the baseline — a flake, cleared by its reruns",
+        "c1 (A): passes 4 of 5 runs now, 5 of 5 in the baseline — within the baseline's noise, not a regression",
     ]
     assert [f.level.value for f in found] == ["error", "info"]
 
