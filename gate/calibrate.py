@@ -28,10 +28,10 @@ def record(config: GateConfig, runs: int) -> tuple[baseline_mod.Baseline, int]:
     case_set = load_cases(config.resolve(config.cases.path))
     selected = select_cases(config, case_set, None)
     jobs = plan(selected, config.groups, config.repeats, times=runs)
-    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set))
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s))
     if outcome.interrupted:
         raise GateError("the runs were interrupted: no baseline written (a partial one would lie)")
-    verdicts = judged(case_set, outcome)
+    verdicts = judged(case_set, outcome, config.judging.budget_s)
     computed = metrics_mod.compute(case_set.cases, verdicts)
     calibration = calibrate(computed, config, runs)
     made = baseline_mod.from_metrics(computed, cases_digest=case_set.digest, identity=identity(config),

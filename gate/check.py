@@ -13,10 +13,12 @@ from typing import Any
 from gate import baseline as baseline_mod
 from gate import metrics as metrics_mod
 from gate import policy
+from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
 from gate.config import GateConfig
-from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError, did_you_mean
+from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError, did_you_mean
 from gate.evaluate import evaluate
+from gate.interrupts import StopRequests, stop_requests
 from gate.loader import CaseSet, load_cases
 from gate.report.model import GateReport
 from gate.shard import select_shard
@@ -75,15 +77,23 @@ def identity(config: GateConfig) -> dict[str, Any]:
     return {"agent": described, "config": f"sha256:{fingerprint}"}
 
 
-def judge(cases: dict[str, Case], trajectories: list[Trajectory]) -> list[RunVerdict]:
-    return [evaluate(cases[t.case_id], t) for t in trajectories]
+def judge(cases: dict[str, Case], trajectories: list[Trajectory], budget_s: float | None = DEFAULT_BUDGET_S,
+          stops: StopRequests | None = None) -> list[RunVerdict]:
+    """Each trajectory's verdict, each within the judging budget; a stop request ends the loop
+    between trajectories (the verdicts so far are returned)."""
+    verdicts = []
+    for trajectory in trajectories:
+        if stops is not None and stops.requested:
+            break
+        verdicts.append(evaluate(cases[trajectory.case_id], trajectory, budget_s=budget_s))
+    return verdicts
 
 
 def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory],
-                     confidence: float | None = None) -> dict[str, Any] | None:
+                     confidence: float | None = None, budget_s: float | None = DEFAULT_BUDGET_S) -> dict[str, Any] | None:
     from gate.consistency import compute_all
 
-    report = compute_all(cases, trajectories, confidence=confidence)
+    report = compute_all(cases, trajectories, confidence=confidence, budget_s=budget_s)
     data = report.as_json()
     return data if data.get("cases") else None
 
@@ -104,13 +114,15 @@ def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline |
 
 def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[Trajectory], *,
                  base: baseline_mod.Baseline | None, interrupted: bool = False,
-                 verdicts: list[RunVerdict] | None = None, notes: list[policy.Finding] | None = None) -> GateReport:
+                 verdicts: list[RunVerdict] | None = None, notes: list[policy.Finding] | None = None,
+                 stops: StopRequests | None = None) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent."""
     from gate import decision, outage, regressions
 
     config = settings.config
     decisions_cfg = config.decision
-    verdicts = judge(case_set.cases, trajectories) if verdicts is None else verdicts
+    verdicts = judge(case_set.cases, trajectories, config.judging.budget_s, stops) if verdicts is None else verdicts
+    interrupted = interrupted or (stops is not None and stops.requested)
     computed = metrics_mod.compute(case_set.cases, verdicts)
     comparison = baseline_mod.compare(base, computed, case_set.digest, identity(config))
     findings: list[policy.Finding] = []
@@ -118,7 +130,8 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     # Consistency is measured over the planned repeats: confirm reruns only weigh a regression.
     planned = [t for t in trajectories if t.run < (config.repeats or case_set.cases[t.case_id].repeats)]
     evidence = 1 - decisions_cfg.alpha if decisions_cfg.mode == "confidence" else None
-    consistency = consistency_json(case_set.cases, planned, evidence)
+    consistency = consistency_json(case_set.cases, planned, evidence, config.judging.budget_s)
+    interrupted = interrupted or (stops is not None and stops.requested)
     if partial:
         findings.append(policy.Finding(level=policy.Level.INFO, rule="shard",
                                        message="thresholds are enforced on the merged result (`gate merge`)"))
@@ -218,15 +231,18 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
 
     check_writable(settings.out_dir)  # before any agent call: a run whose reports cannot land is lost
     jobs = plan(selected, config.groups, config.repeats)
-    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set))
-    trajectories, verdicts, interrupted = confirm_failures(config, case_set, base, outcome)
-    report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
-                          notes=notes)
-    paths = write_reports(report, settings.out_dir, trajectories)
+    with stop_requests() as stops:  # a stop after the agent calls still ends with every report
+        outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s))
+        trajectories, verdicts, interrupted = confirm_failures(config, case_set, base, outcome, stops)
+        report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
+                              notes=notes, stops=stops)
+        paths = write_reports(report, settings.out_dir, trajectories)
     return report, paths
 
 
 def exit_code(report: GateReport) -> int:
+    if report.interrupted:
+        return EXIT_INTERRUPTED
     if report.unavailable:
         return EXIT_UNAVAILABLE
     return EXIT_PASSED if report.passed else EXIT_FAILED

@@ -64,14 +64,19 @@ def _existing(path: str, what: str) -> Path:
 @click.option("--cases", "cases_dir", default="cases", show_default=True, help="Case directory.")
 @click.option("--trajectories", "trajectories", required=True, help="Trajectory file (JSON Lines).")
 @click.option("--json", "json_out", default=None, help="Write results.json here.")
-def eval_command(cases_dir: str, trajectories: str, json_out: str | None) -> None:
+@click.option("--budget", "budget_s", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds each record's judging may take (default: 5).")
+def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget_s: float | None) -> None:
     """Judge recorded trajectories (no agent call) and print a per-case verdict table.
 
-    Exits 0 once every record is judged, whatever the verdicts; 2 on unusable input.
+    Exits 0 once every record is judged, whatever the verdicts; 2 on unusable input; 130 when
+    interrupted (what was judged by then is still reported).
     """
+    from gate.budget import DEFAULT_BUDGET_S
     from gate.evalrun import run_eval
 
-    sys.exit(run_eval(Path(cases_dir), _existing(trajectories, "trajectory file"), json_out))
+    budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
+    sys.exit(run_eval(Path(cases_dir), _existing(trajectories, "trajectory file"), json_out, budget))
 
 
 @main.command("validate")

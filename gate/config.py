@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from gate import yamlio
+from gate.budget import DEFAULT_BUDGET_S
 from gate.errors import GateError
 from gate.strictvalues import StrictValues
 
@@ -115,6 +116,14 @@ class DecisionConfig(_Strict):
     regression."""
 
 
+class JudgingConfig(_Strict):
+    """Bounds on judging one trajectory."""
+
+    budget_s: float | None = Field(DEFAULT_BUDGET_S, gt=0, le=3600)
+    """Seconds one trajectory's constraints may take together; a constraint still running then is
+    recorded as an error naming it and the budget. ``null``: no limit."""
+
+
 class GateConfig(_Strict):
     """The whole gate.yaml. Relative paths are relative to the file's directory."""
 
@@ -131,6 +140,7 @@ class GateConfig(_Strict):
     decision: DecisionConfig = Field(default_factory=DecisionConfig)
     baseline_lowered: Literal["error", "warning"] = "error"
     """A pull request whose own baseline lowers the bar for a case: this level of finding."""
+    judging: JudgingConfig = Field(default_factory=JudgingConfig)
 
     _root: Path = Path(".")
 

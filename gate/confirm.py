@@ -16,6 +16,7 @@ from gate import regressions
 from gate.baseline import Baseline
 from gate.config import GateConfig
 from gate.evaluate import evaluate
+from gate.interrupts import StopRequests
 from gate.jobs import Job
 from gate.loader import CaseSet
 from gate.runner import RunOutcome, run_jobs
@@ -23,27 +24,29 @@ from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
 
 
-def judge_for(case_set: CaseSet) -> Callable[[Trajectory], RunVerdict]:
-    """Judge each answer as it arrives (for the progress line), once."""
-    return lambda t: evaluate(case_set.cases[t.case_id], t)
+def judge_for(case_set: CaseSet, budget_s: float | None) -> Callable[[Trajectory], RunVerdict]:
+    """Judge each answer as it arrives (for the progress line), once, within the judging budget."""
+    return lambda t: evaluate(case_set.cases[t.case_id], t, budget_s=budget_s)
 
 
-def judged(case_set: CaseSet, outcome: RunOutcome) -> list[RunVerdict]:
+def judged(case_set: CaseSet, outcome: RunOutcome, budget_s: float | None) -> list[RunVerdict]:
     """The run's verdicts in trajectory order: those judged as they arrived, the rest now."""
-    return [outcome.verdicts.get((t.case_id, t.group, t.run)) or evaluate(case_set.cases[t.case_id], t)
+    return [outcome.verdicts.get((t.case_id, t.group, t.run)) or evaluate(case_set.cases[t.case_id], t, budget_s=budget_s)
             for t in outcome.trajectories]
 
 
 def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | None,
-                     outcome: RunOutcome) -> tuple[list[Trajectory], list[RunVerdict], bool]:
+                     outcome: RunOutcome, stops: StopRequests | None = None) -> tuple[list[Trajectory], list[RunVerdict], bool]:
     """The first run's trajectories and verdicts plus those of the confirm reruns, and whether the
     run was interrupted."""
     cases = case_set.cases
     trajectories = list(outcome.trajectories)
-    verdicts = judged(case_set, outcome)
+    budget_s = config.judging.budget_s
+    verdicts = judged(case_set, outcome, budget_s)
     settings = config.decision
-    if settings.mode == "point" or not settings.confirm_runs or base is None or outcome.interrupted:
-        return trajectories, verdicts, outcome.interrupted
+    stopped = outcome.interrupted or (stops is not None and stops.requested)
+    if settings.mode == "point" or not settings.confirm_runs or base is None or stopped:
+        return trajectories, verdicts, stopped
     from gate.outage import unavailable
 
     if unavailable(metrics_mod.compute(cases, verdicts), verdicts, settings) is not None:
@@ -61,9 +64,9 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
         jobs = [Job(cases[cid], group, next_run[(cid, group)]) for cid, group in pending]
         for cid, group in pending:
             next_run[(cid, group)] += 1
-        rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set))
+        rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s))
         trajectories += rerun.trajectories
-        verdicts += judged(case_set, rerun)
+        verdicts += judged(case_set, rerun, budget_s)
         if rerun.interrupted:
             return trajectories, verdicts, True
     return trajectories, verdicts, False

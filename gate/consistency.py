@@ -9,11 +9,13 @@ The skill stability gain is B − A. Pure functions over frozen models: no I/O, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from itertools import pairwise
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from gate.budget import DEFAULT_BUDGET_S, BudgetExceeded, enforced
 from gate.case import Case, Consistency, ConsistencyBounds
 from gate.consistency_fields import ConsistencyField, extract, extract_from, mode, mode_frequency
 
@@ -99,16 +101,33 @@ def _difference(x: float, nx: int, y: float, ny: int, confidence: float) -> tupl
 
 
 _ERRORED = "<agent error>"
+_UNREAD = "<judging budget exceeded>"
 
 
-def _group(settings: Consistency, group: Group, runs: list[Trajectory], confidence: float | None) -> GroupConsistency:
+def _values(settings: Consistency, subject: Subject | None, budget_s: float | None) -> list[str]:
+    """One run's key fields, read within the judging budget (a field it cannot afford is its own value)."""
+    if subject is None:
+        return [_ERRORED] * len(settings.fields)
+    values = []
+    with enforced(budget_s) as budget:
+        for name in settings.fields:
+            try:
+                values.append(budget.run(partial(extract_from, name, subject)))
+            except BudgetExceeded:
+                values.append(_UNREAD)
+    return values
+
+
+def _group(settings: Consistency, group: Group, runs: list[Trajectory], confidence: float | None,
+           budget_s: float | None) -> GroupConsistency:
     ordered = sorted(runs, key=lambda t: t.run)
     subjects = [Subject(t) if t.error is None else None for t in ordered]
     good = [s for s in subjects if s is not None]
+    per_run = [_values(settings, s, budget_s) for s in subjects]
     fields = []
-    for name in settings.fields:
+    for index, name in enumerate(settings.fields):
         # An errored run is an output too (mode frequency over all outputs): it counts as its own value.
-        values = [extract_from(name, s) if s is not None else _ERRORED for s in subjects]
+        values = [run_values[index] for run_values in per_run]
         frequency = mode_frequency(values) if len(good) >= MIN_RUNS else None
         common = mode(values)
         fields.append(FieldConsistency(
@@ -126,7 +145,8 @@ def _group(settings: Consistency, group: Group, runs: list[Trajectory], confiden
     )
 
 
-def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence: float | None = None) -> CaseConsistency:
+def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence: float | None = None,
+                     budget_s: float | None = DEFAULT_BUDGET_S) -> CaseConsistency:
     """Consistency of ``case`` over its recorded runs (other cases' runs are ignored).
 
     ``confidence``: decide the fail lines on evidence (intervals at that level) instead of the
@@ -139,7 +159,7 @@ def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence:
     for trajectory in trajectories:
         if trajectory.case_id == case.id:
             by_group.setdefault(trajectory.group, []).append(trajectory)
-    groups = {g: _group(settings, g, runs, confidence) for g, runs in sorted(by_group.items())}
+    groups = {g: _group(settings, g, runs, confidence, budget_s) for g, runs in sorted(by_group.items())}
     a = groups["A"].overall if "A" in groups else None
     b = groups["B"].overall if "B" in groups else None
     gain = round(b - a, _DP) if a is not None and b is not None else None
@@ -343,7 +363,7 @@ def _curve_json(curve: DegradationCurve) -> dict[str, object]:
 
 def compute_all(
     cases: Mapping[str, Case], trajectories: Iterable[Trajectory], policy: CurvePolicy | None = None,
-    confidence: float | None = None,
+    confidence: float | None = None, budget_s: float | None = DEFAULT_BUDGET_S,
 ) -> ConsistencyReport:
     """Consistency of each case with ``consistency`` settings that has runs, and each curve;
     with ``confidence``, the lines are decided on the evidence of the runs."""
@@ -351,7 +371,7 @@ def compute_all(
     for trajectory in trajectories:
         runs.setdefault(trajectory.case_id, []).append(trajectory)
     per_case = {
-        case_id: case_consistency(case, runs[case_id], confidence)
+        case_id: case_consistency(case, runs[case_id], confidence, budget_s)
         for case_id, case in sorted(cases.items())
         if case.consistency is not None and case_id in runs
     }

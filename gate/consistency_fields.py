@@ -23,12 +23,13 @@ _NUMBER_RE = re.compile(r"(?P<sign>[-−])?(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\
 _TEMPERATURE_UNIT_RE = re.compile(r"\s*(?:°(?!\s*F)|度|摄氏度)")
 _RANGE_GAP_RE = re.compile(r"\s*(?:[-−~–—/]|至|到)\s*")
 _RANGE_END_RE = re.compile(r"(?:\d|°C?|度)\s*$")
+_LOOK_BACK = 16  # what _signed reads before a number: a range end or 零下 and a few spaces
 
 
 def _signed(text: str, match: re.Match[str]) -> tuple[float, int]:
     """The number's value and where its digits start ('15-25': the '-' is a range dash)."""
     value = float(match.group("digits").replace(",", "") + (match.group("frac") or ""))
-    before = text[: match.start()]
+    before = text[max(0, match.start() - _LOOK_BACK) : match.start()]  # a window: one pass over the answer
     if match.group("sign") and not _RANGE_END_RE.search(before):
         return -value, match.start()
     if before.rstrip().endswith("零下"):

@@ -10,6 +10,7 @@ EXIT_FAILED = 1
 EXIT_UNUSABLE = 2
 EXIT_INTERNAL = 3
 EXIT_UNAVAILABLE = 4
+EXIT_INTERRUPTED = 130  # SIGINT/SIGTERM: the reports so far are written, marked interrupted
 """Most runs of a group ended in agent errors: an outage, not a regression."""
 
 

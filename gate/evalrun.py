@@ -8,26 +8,39 @@ import click
 
 from gate import metrics as metrics_mod
 from gate.atomic import write_json
+from gate.budget import DEFAULT_BUDGET_S
 from gate.check import consistency_json, judge
+from gate.errors import EXIT_INTERRUPTED
+from gate.interrupts import stop_requests
 from gate.loader import load_cases
 from gate.records import read_trajectories
 from gate.report.table import verdict_table
 from gate.results import results_document
 
 
-def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None) -> int:
-    """Judge every record; print the table; write results.json if asked. Returns the exit code."""
+def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
+             budget_s: float | None = DEFAULT_BUDGET_S) -> int:
+    """Judge every record; print the table; write results.json if asked. Returns the exit code:
+    0, or 130 when a stop was asked for (what was judged by then is still reported)."""
     case_set = load_cases(cases_dir)
     records = read_trajectories(trajectories, case_set.cases)
-    verdicts = judge(case_set.cases, records)
-    computed = metrics_mod.compute(case_set.cases, verdicts)
-    click.echo(verdict_table(verdicts))
-    if json_out:
-        document = results_document(
-            cases_digest=case_set.digest, verdicts=verdicts, metrics=computed.as_json(),
-            findings=[], passed=True,
-            extra={"consistency": consistency_json(case_set.cases, records)},
-        )
-        write_json(json_out, document)
-        click.echo(f"results written to {json_out}")
+    with stop_requests() as stops:
+        verdicts = judge(case_set.cases, records, budget_s, stops)
+        judged = records[: len(verdicts)]
+        computed = metrics_mod.compute(case_set.cases, verdicts)
+        click.echo(verdict_table(verdicts))
+        interrupted = stops.requested
+        if json_out:
+            extra: dict[str, object] = {"consistency": consistency_json(case_set.cases, judged, budget_s=budget_s)}
+            if interrupted:
+                extra["interrupted"] = True
+            document = results_document(
+                cases_digest=case_set.digest, verdicts=verdicts, metrics=computed.as_json(),
+                findings=[], passed=not interrupted, extra=extra,
+            )
+            write_json(json_out, document)
+            click.echo(f"results written to {json_out}")
+    if interrupted:
+        click.echo(f"gate: interrupted after judging {len(verdicts)} of {len(records)} records", err=True)
+        return EXIT_INTERRUPTED
     return 0

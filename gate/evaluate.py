@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gate.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
 from gate.subject import Subject
@@ -48,20 +49,33 @@ def _combine(kind: str, outcomes: list[tuple[Constraint, Outcome]]) -> Outcome:
     return Outcome(status=Status.FAIL, detail=f"none of: {parts}")
 
 
-def evaluate(case: Case, trajectory: Trajectory) -> RunVerdict:
-    """The verdict on one run: error if the agent call failed, else from its constraints."""
+def _within(budget: Budget, constraint: Constraint, subject: Subject) -> Outcome:
+    if constraint.judge is None and budget.spent:
+        return Outcome.errored(f"not judged: the judging budget ({budget.describe()}) was spent before this constraint")
+    try:
+        return budget.run(lambda: _judge(constraint, subject))
+    except BudgetExceeded:
+        size = len(subject.answer.encode("utf-8", "replace"))
+        return Outcome.errored(f"judging budget ({budget.describe()}) exceeded while checking this constraint "
+                               f"(answer of {size:,} bytes)")
+
+
+def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEFAULT_BUDGET_S) -> RunVerdict:
+    """The verdict on one run: error if the agent call failed, else from its constraints, all
+    judged within ``budget_s`` seconds (a constraint still running then is recorded as an error)."""
     base = {"case_id": trajectory.case_id, "group": trajectory.group, "run": trajectory.run,
             "metadata": dict(trajectory.metadata)}
     if trajectory.error is not None:
         return RunVerdict(**base, status=Status.ERROR, error=trajectory.error)
     subject = Subject(trajectory)
     verdicts = []
-    for constraint in case.constraints:
-        if not constraint.applies_to(trajectory.group):
-            continue
-        outcome = _judge(constraint, subject)
-        verdicts.append(ConstraintVerdict(
-            id=constraint.id or constraint.label, check=constraint.label, status=outcome.status,
-            detail=outcome.detail, evidence=outcome.evidence,
-        ))
+    with enforced(budget_s) as budget:
+        for constraint in case.constraints:
+            if not constraint.applies_to(trajectory.group):
+                continue
+            outcome = _within(budget, constraint, subject)
+            verdicts.append(ConstraintVerdict(
+                id=constraint.id or constraint.label, check=constraint.label, status=outcome.status,
+                detail=outcome.detail, evidence=outcome.evidence,
+            ))
     return RunVerdict(**base, status=combine([v.status for v in verdicts]), constraints=tuple(verdicts))

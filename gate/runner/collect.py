@@ -9,12 +9,11 @@ import click
 
 from gate.check import select_cases
 from gate.config import load_config
+from gate.errors import EXIT_INTERRUPTED
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.records import write_trajectories
 from gate.runner.engine import RunOutcome, run_jobs
-
-EXIT_INTERRUPTED = 130
 
 
 @dataclass(frozen=True)

@@ -104,8 +104,7 @@ class CommandAdapter:
             # whatever happened, end the agent's process group: the agent itself if it still runs
             # (timed out, overflowed or cancelled), and any tool it left running in the background
             _kill(proc)
-            if proc.returncode is None:
-                await _reap(proc)
+            await _reap(proc)
         code = proc.returncode
         assert code is not None  # the process was awaited
         if code != 0:
@@ -221,9 +220,17 @@ async def _discard(stream: asyncio.StreamReader | None) -> None:
 
 async def _reap(proc: asyncio.subprocess.Process) -> None:
     # wait() returns only once the pipes are closed too, so read what is left in them; a process
-    # that escaped its group and holds a pipe open is given up on after a while.
-    with contextlib.suppress(asyncio.TimeoutError):
-        await asyncio.wait_for(asyncio.gather(_discard(proc.stdout), _discard(proc.stderr), proc.wait()), _REAP_S)
+    # that escaped its group and holds a pipe open is given up on after a while. Either way the
+    # transport is closed here, inside the event loop: left to the garbage collector it would
+    # print "Exception ignored … Event loop is closed" after the run.
+    try:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.gather(_discard(proc.stdout), _discard(proc.stderr), proc.wait()),
+                                   _REAP_S)
+    finally:
+        transport = getattr(proc, "_transport", None)  # asyncio keeps no public handle on it
+        if transport is not None:
+            transport.close()
 
 
 def _quote(stderr: _Tail) -> str:

@@ -20,6 +20,7 @@ recommendation is the heading or bold line before its attributes, else the prose
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import replace
 
 from gate.text.cues import attribute, day, notes_label, notes_lead, stated_count, strip_marker
@@ -68,7 +69,8 @@ def _lead(all_units: list[Unit], line: int) -> list[Unit]:
     """The text right before the candidate at ``line``, nearest first, back to the previous block
     (two lines at most)."""
     lead: list[Unit] = []
-    for unit in reversed([u for u in all_units if u.line < line]):
+    for index in range(bisect_left(all_units, line, key=lambda u: u.line) - 1, -1, -1):  # units are in line order
+        unit = all_units[index]
         if unit.kind not in ("line", "heading") or len(lead) == 2:
             break
         lead.append(unit)
@@ -183,8 +185,11 @@ _BOLD_SPAN_RE = re.compile(r"(\*\*|__)(?P<bold>[^*_\n]+?)\1")
 _SET_ASIDE_RE = re.compile(r"不|别|避|排除|除了|没")
 
 
+_CLAUSE_WINDOW = 40  # how far back a set-aside word is looked for: a clause, not the paragraph
+
+
 def _picked(before: str) -> bool:
-    clause = re.split(r"[，,。；;！!？?\n]", before)[-1]
+    clause = re.split(r"[，,。；;！!？?\n]", before[-_CLAUSE_WINDOW:])[-1]
     return _SET_ASIDE_RE.search(clause) is None
 
 
@@ -204,8 +209,9 @@ def _single(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList])
     for block in doc.flow:
         if block.kind != "paragraph":
             continue
-        raw = "\n".join(doc.text.splitlines()[block.line - 1 : block.end_line])
-        names = [m.group("bold").strip() for m in _BOLD_SPAN_RE.finditer(raw) if _picked(raw[: m.start()])]
+        raw = "\n".join(doc.lines[block.line - 1 : block.end_line])
+        names = [m.group("bold").strip() for m in _BOLD_SPAN_RE.finditer(raw)
+                 if _picked(raw[max(0, m.start() - _CLAUSE_WINDOW) : m.start()])]
         name = next((n for n in names if n and not notes_label(n) and not attribute(n)), None)
         if name is None:
             continue

@@ -7,8 +7,9 @@ used here.
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -143,6 +144,11 @@ class MarkdownDoc:
         self.flow: list[Block] = [self._block(node) for node in _unquoted(self.root.children)]
         """The top-level blocks with block quotes opened: a list quoted with "> " is still a list."""
 
+    @cached_property
+    def lines(self) -> list[str]:
+        """The source lines, split once: line-based readers index them instead of re-splitting."""
+        return self.text.splitlines()
+
     def _block(self, node: SyntaxTreeNode) -> Block:
         start, end = _lines(node)
         kind = {
@@ -200,7 +206,8 @@ class MarkdownDoc:
                     tail.end_line = between.end_line
                 sub_bullets = sub_bullets or any(b.kind == "list" for b in since)
                 gap = (last_ordered.end_line, block.line)
-                merged = [m for m in merged if not gap[0] < m.line < gap[1]]
+                while merged[-1] is not last_ordered and gap[0] < merged[-1].line < gap[1]:
+                    merged.pop()  # the lists in the gap are the ones appended since last_ordered
                 last_ordered.items.extend(items)
                 last_ordered.end_line = block.end_line
                 since = []
@@ -219,7 +226,7 @@ class MarkdownDoc:
 
     def _after_blank(self, line: int) -> bool:
         """True when source ``line`` follows a blank line (or starts the text)."""
-        lines = self.text.splitlines()
+        lines = self.lines
         return line < 2 or line - 2 >= len(lines) or not unquote(lines[line - 2]).strip()
 
     def _list_item(self, node: SyntaxTreeNode) -> Block:
@@ -242,13 +249,13 @@ class MarkdownDoc:
 
     def _walk_blocks(self) -> list[Block]:
         found: list[Block] = []
-        stack = list(self.root.children)
-        while stack:
-            node = stack.pop(0)
+        pending = deque(self.root.children)  # document order, depth first
+        while pending:
+            node = pending.popleft()
             if node.type == "table":
                 found.append(self._block(node))
             elif node.type not in ("inline",):
-                stack[0:0] = list(node.children)
+                pending.extendleft(reversed(node.children))
         return found
 
     def formatting(self) -> list[Formatting]:
@@ -256,9 +263,10 @@ class MarkdownDoc:
         found: list[Formatting] = []
         for child in self.root.children:
             self._collect(child, found, 0)
-        for number, line in enumerate(self.text.splitlines(), start=1):
-            match = _LITERAL_STRONG_RE.search(line)
-            if match and not any(f.line == number and f.kind == "emphasis" for f in found):
+        emphasised = {f.line for f in found if f.kind == "emphasis"}
+        for number, line in enumerate(self.lines, start=1):
+            match = _LITERAL_STRONG_RE.search(line) if number not in emphasised else None
+            if match:
                 found.append(Formatting("emphasis", number, match.group(0)[:40]))
         found.sort(key=lambda f: (f.line, f.kind))
         return found
@@ -271,7 +279,7 @@ class MarkdownDoc:
             line = node.map[0] + 1
         kind = FORMATTING_NODES.get(node.type)
         if kind is not None:
-            found.append(Formatting(kind, line, _snippet(self.text, line)))
+            found.append(Formatting(kind, line, _snippet(self.lines, line)))
             if kind in ("code", "table"):  # their insides are content, not more formatting
                 return
         for child in node.children:
@@ -285,7 +293,7 @@ class MarkdownDoc:
                 continue
             kind = FORMATTING_NODES.get(child.type)
             if kind is not None:
-                found.append(Formatting(kind, line, _snippet(self.text, line)))
+                found.append(Formatting(kind, line, _snippet(self.lines, line)))
             elif child.children:
                 self._collect_inline(child, found, line)
 
@@ -305,8 +313,7 @@ def _unquoted(nodes: list[SyntaxTreeNode]) -> list[SyntaxTreeNode]:
     return found
 
 
-def _snippet(text: str, line: int) -> str:
-    lines = text.splitlines()
+def _snippet(lines: list[str], line: int) -> str:
     if 1 <= line <= len(lines):
         return lines[line - 1].strip()[:40]
     return ""

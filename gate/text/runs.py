@@ -9,8 +9,10 @@ A run whose heads are section labels ("一、推荐餐厅" "二、注意事项")
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from gate.text.cues import (
@@ -59,9 +61,9 @@ class Entry:
     number: int
     body: list[Unit] = field(default_factory=list)
 
-    @property
+    @cached_property
     def end(self) -> int:
-        """The last source line the entry covers."""
+        """The last source line the entry covers (read once its body is attached)."""
         return max([self.line, *(max(u.line, u.end) for u in self.body)])
 
 
@@ -83,8 +85,16 @@ class Run:
         return all(e.level == 0 for e in self.entries)
 
     def owner(self, line: int) -> Entry | None:
-        """The entry whose head or body covers source ``line``."""
-        return next((e for e in self.entries if e.line <= line <= e.end), None)
+        """The entry whose head or body covers source ``line``. Entries are in line order and own
+        disjoint spans, so only the last one starting at or before ``line`` can."""
+        index = bisect_right(self.entries, line, key=lambda e: e.line) - 1
+        entry = self.entries[index] if index >= 0 else None
+        return entry if entry is not None and line <= entry.end else None
+
+    @property
+    def end(self) -> int:
+        """The last source line any entry covers."""
+        return max(e.end for e in self.entries)
 
 
 def units(doc: MarkdownDoc) -> list[Unit]:
@@ -218,7 +228,8 @@ def _classify(run: Run) -> Run:
     if labels and 2 * len(labels) >= len(run.entries):
         run.outline = True
     elif labels:  # a trailing "总结" numbered like the items is not an item
-        run.entries = [e for e in run.entries if e not in labels]
+        dropped = {id(e) for e in labels}
+        run.entries = [e for e in run.entries if id(e) not in dropped]
     return run
 
 
@@ -251,7 +262,9 @@ def _aside(entry: Entry) -> bool:
 def _owned(run: Run, lists: list[ListBlock]) -> dict[int, list[ListBlock]]:
     """The lists inside each entry's section, by entry line (sections of notes left out)."""
     owned: dict[int, list[ListBlock]] = {}
-    for block in lists:
+    first = bisect_left(lists, run.line, key=lambda b: b.line)  # lists are in line order
+    last = bisect_right(lists, run.end, key=lambda b: b.line)
+    for block in lists[first:last]:
         entry = run.owner(block.line)
         if entry is not None and block.line > entry.line and not _aside(entry):
             owned.setdefault(entry.line, []).append(block)
@@ -326,9 +339,10 @@ def role(run: Run, lists: list[ListBlock], runs: list[Run]) -> Role:
         return "items"
     if grouping:
         return "categories"
+    within = runs[bisect_left(runs, run.line, key=lambda r: r.line) : bisect_right(runs, run.end, key=lambda r: r.line)]
     numbered_inside = any(
         other is not run and other.lines_only and other.kind == "numbered" and run.owner(other.line)
-        for other in runs
+        for other in within  # runs are in line order
     )
     if numbered_inside or any(b.ordered and len(b.items) >= 2 for bs in owned.values() for b in bs):
         return "outline"  # numbered items inside each section: the sections group them

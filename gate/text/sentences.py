@@ -24,26 +24,30 @@ _QUOTE_RE = re.compile(r"(?<=\S)(?:“[^“”\n]{1,80}”|「[^「」\n]{1,80}�
 # without a terminator: bullet points are separate statements, not one sentence.
 _LIST_MARKER = r"[ \t]*(?:[-*+•][ \t]|\d{1,2}[.、)）](?!\d)|[一二三四五六七八九十]{1,3}、)"
 _LIST_LINE_RE = re.compile(rf"\n(?={_LIST_MARKER})")
-_LEADING_MARKER_RE = re.compile(rf"\s*{_LIST_MARKER}")
+# One whitespace run before the marker: "\s*[ \t]*" would split a long run every possible way.
+_LEADING_MARKER_RE = re.compile(r"\s*(?:[-*+•][ \t]|\d{1,2}[.、)）](?!\d)|[一二三四五六七八九十]{1,3}、)")
 
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text``; text after the last terminator is one more sentence."""
-    sentences: list[str] = []
+    sentences: list[list[str]] = []  # each sentence as its pieces, joined once at the end
     for segment in _LIST_LINE_RE.split(text):
         start = 0
         marker = _LEADING_MARKER_RE.match(segment)  # the "1." of "1. 第一" ends nothing
         quoted = [(q.start(), q.end() - 1) for q in _QUOTE_RE.finditer(segment)]
+        next_quote = 0  # quotes and terminators both come in text order: one pass over each
         for match in _TERMINATOR_RE.finditer(segment, marker.end() if marker else 0):
-            if any(open_ < match.start() < close for open_, close in quoted):
-                continue
+            while next_quote < len(quoted) and quoted[next_quote][1] <= match.start():
+                next_quote += 1
+            if next_quote < len(quoted) and quoted[next_quote][0] < match.start():
+                continue  # inside a quotation
             piece = segment[start : match.end()].strip()
             start = match.end()
             if _HAS_CONTENT_RE.search(piece):
-                sentences.append(piece)
+                sentences.append([piece])
             elif sentences:  # a stray terminator run belongs to the sentence before it
-                sentences[-1] += piece
+                sentences[-1].append(piece)
         tail = segment[start:].strip()
         if _HAS_CONTENT_RE.search(tail):
-            sentences.append(tail)
-    return sentences
+            sentences.append([tail])
+    return ["".join(pieces) for pieces in sentences]

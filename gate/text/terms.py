@@ -52,9 +52,14 @@ def expand(terms: list[str] | tuple[str, ...], groups: list[str] | tuple[str, ..
     return list(seen)
 
 
+@lru_cache(maxsize=65536)
+def _fold_char(char: str) -> str:
+    return fold(char)
+
+
 def _fold_with_origins(text: str) -> tuple[str, list[int]]:
     """The folded text and, for each of its characters, the index of the original it came from."""
-    pieces = [fold(char) for char in text]
+    pieces = [_fold_char(char) for char in text]
     origins = [index for index, piece in enumerate(pieces) for _ in piece]
     return "".join(pieces), [*origins, len(text)]
 

@@ -124,3 +124,35 @@ def test_a_leftover_process_holding_stdout_does_not_cost_the_answer(tmp_path: Pa
         assert record.error is None and record.final_answer == "done"
     else:  # the answer was not JSON: the error says a leftover process held stdout, not "timed out"
         assert record.error is not None and expected in record.error and "timed out" not in record.error
+
+
+_LEAVES_A_DAEMON = """\
+import json, os, subprocess, sys
+request = json.load(sys.stdin)
+# a daemon that leaves the agent's process group (its own session) and keeps stdout open
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(8)"], start_new_session=True)
+record = {"case_id": request["case_id"], "group": request["group"], "run": request["run"],
+          "final_answer": "done", "tool_calls": []}
+print(json.dumps(record), flush=True)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+def test_a_daemon_that_escapes_the_process_group_leaves_no_unclosed_pipe(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+    import sys
+    import warnings
+
+    from gate.runner import command
+
+    monkeypatch.setattr(command, "_REAP_S", 0.5)
+    script = tmp_path / "agent.py"
+    script.write_text(_LEAVES_A_DAEMON, encoding="utf-8")
+    config = agent(adapter="command", command=[sys.executable, str(script)], timeout_s=20, retries=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (record,) = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False).trajectories
+        gc.collect()  # an unclosed transport would warn (or raise "Event loop is closed") here
+    assert record.error is None and record.final_answer == "done"
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)], [str(w.message) for w in caught]
