@@ -50,7 +50,9 @@ def _combine(kind: str, outcomes: list[tuple[Constraint, Outcome]]) -> Outcome:
 
 
 def _within(budget: Budget, constraint: Constraint, subject: Subject) -> Outcome:
-    if constraint.judge is None and budget.spent:
+    if constraint.judge is not None:  # a rubric costs nothing here: it is left to the semantic tier
+        return _judge(constraint, subject)
+    if budget.spent:
         return Outcome.errored(f"not judged: the judging budget ({budget.describe()}) was spent before this constraint")
     try:
         return budget.run(lambda: _judge(constraint, subject))

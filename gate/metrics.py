@@ -54,6 +54,8 @@ class GroupMetrics(BaseModel):
     passed: int = 0
     failed: int = 0
     errors: int = 0
+    agent_errors: int = 0
+    """Of ``errors``: runs whose agent call failed (the rest had a checker error or ran out of judging budget)."""
     skipped: int = 0
     constraints_passed: int = 0
     constraints_judged: int = 0
@@ -101,7 +103,7 @@ class GroupMetrics(BaseModel):
         return round(low, 4), round(high, 4)
 
     def as_json(self) -> dict[str, object]:
-        data = self.model_dump(exclude={"case_counts"})
+        data = self.model_dump(exclude={"case_counts", "agent_errors"})
         return {
             **data,
             "judged": self.judged,
@@ -112,7 +114,7 @@ class GroupMetrics(BaseModel):
 
 
 def _group_metrics(outcomes: list[tuple[RunCount, list[RunVerdict]]]) -> GroupMetrics:
-    counts = {"runs": 0, "passed": 0, "failed": 0, "errors": 0, "skipped": 0,
+    counts = {"runs": 0, "passed": 0, "failed": 0, "errors": 0, "agent_errors": 0, "skipped": 0,
               "constraints_passed": 0, "constraints_judged": 0}
     judged_cases = []
     for count, verdicts in outcomes:
@@ -122,6 +124,7 @@ def _group_metrics(outcomes: list[tuple[RunCount, list[RunVerdict]]]) -> GroupMe
             counts["passed"] += verdict.status is Status.PASS
             counts["failed"] += verdict.status is Status.FAIL
             counts["errors"] += verdict.status is Status.ERROR
+            counts["agent_errors"] += verdict.error is not None
             counts["skipped"] += verdict.status is Status.SKIPPED
             counts["constraints_passed"] += sum(c.status is Status.PASS for c in judged)
             counts["constraints_judged"] += len(judged)

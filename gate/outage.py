@@ -16,11 +16,12 @@ from gate.verdict import RunVerdict
 def unavailable(metrics: Metrics, verdicts: list[RunVerdict], settings: DecisionConfig) -> Finding | None:
     """The agent is unavailable — unreachable or answering nothing usable: most runs of a group ended
     in agent errors."""
-    down = [(g, m) for g, m in sorted(metrics.overall.items()) if m.runs and m.errors / m.runs > settings.outage_share]
+    down = [(g, m) for g, m in sorted(metrics.overall.items())
+            if m.runs and m.agent_errors / m.runs > settings.outage_share]
     if not down:
         return None
     first = next((v.error for v in sorted(verdicts, key=lambda v: (v.case_id, v.group, v.run)) if v.error), "")
-    counts = "; ".join(f"group {g}: {m.errors} of {m.runs} runs" for g, m in down)
+    counts = "; ".join(f"group {g}: {m.agent_errors} of {m.runs} runs" for g, m in down)
     return Finding(level=Level.RED_LINE, rule="agent-unavailable",
                    message=f"the agent is unavailable ({counts} ended in an agent error) — an outage or a "
                    f"broken agent, not a regression; the first error: {first}")

@@ -121,12 +121,19 @@ def skill_explicit_findings(b: GroupMetrics | None, thresholds: Thresholds) -> l
 
 
 def error_findings(metrics: Metrics) -> list[Finding]:
-    """Agent errors are counted as not passed; they are also reported on their own."""
+    """Agent errors and runs a checker could not judge are counted as not passed; they are also
+    reported on their own."""
     found = []
     for group, m in sorted(metrics.overall.items()):
-        if m.errors:
-            found.append(Finding(level=Level.WARNING, rule="agent-errors", group=group, value=float(m.errors),
-                                 message=f"group {group}: {m.errors} of {m.runs} runs ended in an agent error (counted as not passed)"))
+        if m.agent_errors:
+            found.append(Finding(level=Level.WARNING, rule="agent-errors", group=group, value=float(m.agent_errors),
+                                 message=f"group {group}: {m.agent_errors} of {m.runs} runs ended in an agent error "
+                                 "(counted as not passed)"))
+        unjudged = m.errors - m.agent_errors
+        if unjudged:
+            found.append(Finding(level=Level.WARNING, rule="checker-errors", group=group, value=float(unjudged),
+                                 message=f"group {group}: {unjudged} of {m.runs} runs could not be fully judged — a "
+                                 "checker error or the judging budget (counted as not passed; see the constraint details)"))
     return found
 
 

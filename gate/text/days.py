@@ -18,9 +18,10 @@ _EN_SEP = r"(?:[-~–&]|(?i:and|to)\b)"
 # Days listed in one marker (第一、二、三天): bounded, so a crafted "第1、第1、…" chain is not
 # rescanned from every "第" in it.
 _MAX_LISTED = 30
+_CN_SPAN = 64  # a 第…天 marker ends within this many characters: each 第 looks that far, no further
 _DAY_RE = re.compile(
-    rf"第\s*(?P<from>{_NUM})\s*[天日]\s*{_RANGE_SEP}\s*第\s*(?P<to>{_NUM})\s*[天日]"
-    rf"|第\s*(?P<cn>{_NUM}(?:\s*{_CN_SEP}\s*(?:第\s*)?{_NUM}){{0,{_MAX_LISTED}}})\s*[天日]"
+    rf"第(?=[^天日]{{0,{_CN_SPAN}}}[天日])(?:\s*(?P<from>{_NUM})\s*[天日]\s*{_RANGE_SEP}\s*第\s*(?P<to>{_NUM})\s*[天日]"
+    rf"|\s*(?P<cn>{_NUM}(?:\s*{_CN_SEP}\s*(?:第\s*)?{_NUM}){{0,{_MAX_LISTED}}})\s*[天日])"
     rf"|(?<![A-Za-z])(?i:days?)\s*(?P<en>{_EN_NUM}(?:\s*{_EN_SEP}\s*(?:(?i:day)\s*)?{_EN_NUM}){{0,{_MAX_LISTED}}})(?!\d)"
     rf"|(?<![A-Za-z0-9])(?P<d>D\d{{1,2}}(?:\s*[-~–]\s*D?\d{{1,2}})?)(?![0-9A-Za-z])"
     rf"|(?P<first>首日)"

@@ -66,6 +66,13 @@ _PRICE_RE = re.compile(
     rf"(?P<post>\s*{_CURRENCY_AFTER})?"
 )
 _ABOVE_AFTER_RE = re.compile(r"\s*出头")
+_NOT_MONEY_AFTER_RE = re.compile(_NOT_MONEY_AFTER)
+_DISCOUNT_BEFORE_RE = re.compile(_DISCOUNT_BEFORE)
+_COUNT_BEFORE_RE = re.compile(_COUNT_BEFORE)
+_PLUS_BEFORE_RE = re.compile(r"\d\s*\+\s*$")
+_PLUS_AFTER_RE = re.compile(r"\s*\+\s*\d")
+_SEPARATORS_RE = re.compile(r"[,\s]")
+_SLASH_RE = re.compile(r"\s*/\s*")
 _KEYWORD_BEFORE_RE = re.compile(rf"(?:{_PRICE_WORD}|{_HEDGE})[\s:：]*(?:{_CURRENCY_BEFORE})?\s*$")
 _ARABIC_PARTS_RE = re.compile(r"(\d+(?:\.\d+)?)([kKw千万])?(?:(\d+)([千百])?)?")
 _CHINESE_PARTS_RE = re.compile(r"(.+?)([千万百])(?:(.)([千百十])?)?")
@@ -83,7 +90,7 @@ class Price:
 
 
 def _amount(text: str) -> float:
-    text = re.sub(r"[,\s]", "", text)
+    text = _SEPARATORS_RE.sub("", text)
     arabic = _ARABIC_PARTS_RE.fullmatch(text)
     if arabic:
         base, unit, tail, tail_unit = arabic.groups()
@@ -111,11 +118,16 @@ def _combine(base: float, unit: str | None, tail: int | None, tail_digits: int, 
 
 def _in_thousands(amount: str) -> bool:
     """5k / 3千 / 两千 / 一万二: amounts that are money only with a money word near them."""
-    return bool(re.search(r"[kK千]$", amount.strip()) or not re.match(r"\d", amount))
+    return amount.strip().endswith(("k", "K", "千")) or not amount[:1].isdigit()
 
 
 # A launch price is the item's price only when the answer gives no current one beside it.
 _LAUNCH_BEFORE_RE = re.compile(r"(?:首发价|发售价|上市价|首发)\s*(?:约|为|是)?\s*[¥￥]?\s*$")
+
+
+# What _candidate reads after a number: a unit, a currency or a money word, a few spaces off. A
+# window, not the rest of the text: one pass over an answer of any length.
+_AFTER_WINDOW = 32
 
 
 @dataclass
@@ -130,11 +142,11 @@ class _Candidate:
 def _candidate(text: str, match: re.Match[str], bare_number_is_price: bool) -> _Candidate | None:
     """The match as a possible price, or ``None`` when it is certainly not one."""
     before = text[max(0, match.start() - 12) : match.start()]
-    after = text[match.end() :]
+    after = text[match.end() : match.end() + _AFTER_WINDOW]
     previous = text[match.start() - 1] if match.start() > 0 else ""
     if previous.isalnum() and not match.group("pre") and not re.match(r"[\u4e00-\u9fff]", previous):
         return None  # part of a model name such as "XM5" or "M3"
-    if _FOREIGN_BEFORE_RE.search(before) or _FOREIGN_AFTER_RE.match(after) or re.search(_DISCOUNT_BEFORE, before):
+    if _FOREIGN_BEFORE_RE.search(before) or _FOREIGN_AFTER_RE.match(after) or _DISCOUNT_BEFORE_RE.search(before):
         return None
     high = match.group("high") or match.group("single")
     value = _amount(high)
@@ -144,15 +156,15 @@ def _candidate(text: str, match: re.Match[str], bare_number_is_price: bool) -> _
     quoted = match.group(0).strip() + (above.group(0) if above else "")
     if match.group("pre") or match.group("post"):
         return _Candidate(match, True, value, quoted)
-    if re.match(_NOT_MONEY_AFTER, after) is None:
+    if _NOT_MONEY_AFTER_RE.match(after) is None:
         return None
-    if re.search(r"\d\s*\+\s*$", before) or re.match(r"\s*\+\s*\d", after):
+    if _PLUS_BEFORE_RE.search(before) or _PLUS_AFTER_RE.match(after):
         return None  # a memory configuration such as 12+256
-    counted = re.search(_COUNT_BEFORE, before) is not None
+    counted = _COUNT_BEFORE_RE.search(before) is not None
     if _in_thousands(high):
         money = _THOUSANDS_MONEY_AFTER_RE.match(after) is not None
     else:
-        money = re.search(r"[万w]", high) is not None and not counted  # "1.2 万"
+        money = ("万" in high or "w" in high) and not counted  # "1.2 万"
     money = money or _KEYWORD_BEFORE_RE.search(before) is not None or (bare_number_is_price and not counted)
     return _Candidate(match, money, value, quoted)
 
@@ -161,7 +173,7 @@ def _spread_over_variants(text: str, candidates: list[_Candidate]) -> None:
     """In "2499/2799 元" each variant is a price when one of them is (values of one magnitude)."""
     for _ in range(2):  # forwards then backwards covers a run of variants
         for left, right in pairwise(candidates):
-            joined = re.fullmatch(r"\s*/\s*", text[left.match.end() : right.match.start()])
+            joined = _SLASH_RE.fullmatch(text, left.match.end(), right.match.start())
             low, high = sorted((left.value, right.value))
             similar = low >= 10 and high <= 3 * low  # not a date (5/1) or a fraction
             if joined and similar and (left.money or right.money):

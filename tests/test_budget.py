@@ -1,0 +1,199 @@
+"""The judging budget: a constraint still running when a trajectory's budget is spent is recorded as
+an error naming it and the budget, the constraints after it are not started, and the run goes on."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from gate import budget as budget_mod
+from gate.case import Case
+from gate.checkers import REGISTRY
+from gate.checkers.base import Checker
+from gate.cli import main
+from gate.evaluate import evaluate
+from gate.subject import Subject
+from gate.trajectory import Trajectory
+from gate.verdict import Outcome, Status
+
+
+def _case(*constraints: dict[str, Any]) -> Case:
+    return Case.model_validate({
+        "id": "B3-QC-01", "suite": "B3", "dimension": "QC", "title": "t", "difficulty": "easy",
+        "scoring": "auto", "input": {"messages": [{"role": "user", "content": "推荐 3 款"}]},
+        "groups": {"A": {"skill_enabled": False}}, "constraints": list(constraints),
+        "examples": {"pass": [{"final_answer": "1. a"}], "fail": [{"final_answer": "", "fails": ["three"]}]},
+    })
+
+
+def _run(answer: str = "1. a\n2. b\n3. c") -> Trajectory:
+    return Trajectory(case_id="B3-QC-01", group="A", run=0, final_answer=answer)
+
+
+@pytest.fixture
+def endless(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A checker (in place of text:sentences) that never returns and swallows every Exception."""
+    def spin(subject: Subject, params: Any) -> Outcome:
+        while True:
+            try:
+                sum(range(1000))
+            except Exception:  # a checker's own broad except must not swallow the budget
+                continue
+
+    original = REGISTRY["text:sentences"]
+    monkeypatch.setitem(REGISTRY, "text:sentences", Checker(original.id, original.params, spin, original.summary))
+    yield "text:sentences"
+
+
+COUNT = {"id": "three", "check": "items:count", "params": {"exact": 3}}
+RUBRIC = {"id": "tone", "judge": "语气自然"}
+
+
+def test_a_constraint_that_never_ends_is_an_error_naming_the_budget(endless: str) -> None:
+    case = _case(COUNT, {"id": "spin", "check": endless, "params": {"exact": 1}}, COUNT | {"id": "after"}, RUBRIC)
+    started = time.monotonic()
+    verdict = evaluate(case, _run(), budget_s=0.3)
+    assert time.monotonic() - started < 2
+    by_id = {c.id: c for c in verdict.constraints}
+    assert by_id["three"].status is Status.PASS  # judged before the budget ran out
+    assert by_id["spin"].status is Status.ERROR
+    assert by_id["spin"].detail.startswith("judging budget (0.3 s) exceeded while checking this constraint")
+    assert by_id["after"].status is Status.ERROR
+    assert by_id["after"].detail == "not judged: the judging budget (0.3 s) was spent before this constraint"
+    assert by_id["tone"].status is Status.SKIPPED  # a rubric is never run by the rules anyway
+    assert verdict.status is Status.ERROR
+
+
+def test_the_timer_and_the_previous_alarm_handler_are_restored(endless: str) -> None:
+    def mine(signum: int, frame: Any) -> None:
+        raise AssertionError("must not be called")
+
+    evaluate(_case({"id": "spin", "check": endless, "params": {"exact": 1}}), _run(), budget_s=0.1)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
+    previous = signal.signal(signal.SIGALRM, mine)
+    try:  # someone else owns SIGALRM: the budget does not take it over, and only checks between constraints
+        verdict = evaluate(_case(COUNT), _run(), budget_s=0.1)
+        assert signal.getsignal(signal.SIGALRM) is mine
+        assert verdict.status is Status.PASS
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_off_the_main_thread_the_budget_is_checked_between_constraints(monkeypatch: pytest.MonkeyPatch) -> None:
+    def slow(subject: Subject, params: Any) -> Outcome:
+        time.sleep(0.3)
+        return Outcome.passed("slow but done")
+
+    original = REGISTRY["text:sentences"]
+    monkeypatch.setitem(REGISTRY, "text:sentences", Checker(original.id, original.params, slow, original.summary))
+    found: list[Any] = []
+    case = _case({"id": "slow", "check": "text:sentences", "params": {"exact": 1}}, COUNT)
+    worker = threading.Thread(target=lambda: found.append(evaluate(case, _run(), budget_s=0.1)))
+    worker.start()
+    worker.join(5)
+    (verdict,) = found
+    assert [c.status for c in verdict.constraints] == [Status.PASS, Status.ERROR]
+    assert "was spent before this constraint" in verdict.constraints[1].detail
+
+
+def test_no_budget_means_no_limit() -> None:
+    with budget_mod.enforced(None) as budget:
+        assert not budget.spent
+        assert budget.run(lambda: 7) == 7
+    assert budget.describe() == "no limit"
+
+
+def test_a_megabyte_of_dense_markup_ends_within_its_budget() -> None:
+    case = _case(COUNT, {"id": "table", "check": "markdown:table", "params": {"min_rows": 2}})
+    started = time.monotonic()
+    verdict = evaluate(case, _run("[" * 1_000_000), budget_s=0.5)
+    assert time.monotonic() - started < 1.5
+    assert {c.status for c in verdict.constraints} == {Status.ERROR}
+    assert "(answer of 1,000,000 bytes)" in verdict.constraints[0].detail
+
+
+CASE_FILE = textwrap.dedent('''\
+    id: B3-QC-01
+    suite: B3
+    dimension: QC
+    title: t
+    difficulty: easy
+    scoring: auto
+    tags: [golden]
+    input:
+      messages: [{role: user, content: "推荐 3 款"}]
+    groups:
+      A: {skill_enabled: false}
+    repeats: 3
+    constraints:
+      - {id: three, check: items:count, params: {exact: 3}}
+      - {id: no_sony, check: terms:forbidden, params: {groups: [sony]}}
+    examples:
+      pass: [{final_answer: "1. a\\n2. b\\n3. c"}]
+      fail: [{final_answer: "1. a", fails: [three]}]
+''')
+
+# Answers with 1.5 MB of nested brackets: seconds of Markdown parsing, whatever the request.
+HOSTILE_AGENT = textwrap.dedent('''\
+    import json, sys
+    request = json.load(sys.stdin)
+    print(json.dumps({"case_id": request["case_id"], "group": request["group"], "run": request["run"],
+                      "final_answer": "[" * 1_500_000}))
+''')
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "B3-QC-01.yaml").write_text(CASE_FILE, encoding="utf-8")
+    (tmp_path / "agent.py").write_text(HOSTILE_AGENT, encoding="utf-8")
+    return tmp_path
+
+
+def _config(project: Path, **extra: Any) -> None:
+    config = {"agent": {"adapter": "command", "command": [sys.executable, "agent.py"], "cache": False, "retries": 0},
+              "groups": ["A"], "baseline": "none.json", "out_dir": "out", **extra}
+    (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+
+
+def test_gate_check_on_hostile_answers_ends_within_the_budget_with_every_report(project: Path) -> None:
+    _config(project, judging={"budget_s": 0.5})
+    started = time.monotonic()
+    result = CliRunner().invoke(main, ["check"], catch_exceptions=False)
+    assert time.monotonic() - started < 3 * 0.5 + 8  # three runs' budgets, plus the agent calls
+    assert result.exit_code == 1, result.output
+    document = json.loads((project / "out" / "results.json").read_text(encoding="utf-8"))
+    assert len(document["results"]) == 3
+    for run in document["results"]:
+        (three, no_sony) = run["constraints"]
+        assert three["status"] == "error"
+        assert three["detail"].startswith("judging budget (0.5 s) exceeded while checking this constraint")
+        assert no_sony["detail"] == "not judged: the judging budget (0.5 s) was spent before this constraint"
+    for name in ("junit.xml", "comment.md", "trajectories.jsonl"):
+        assert (project / "out" / name).is_file()
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    (0, "judging.budget_s: Input should be greater than 0"),
+    (-1, "judging.budget_s: Input should be greater than 0"),
+    (True, "judging.budget_s"),
+    ("fast", "judging.budget_s"),
+])
+def test_a_bad_budget_is_a_config_error(project: Path, value: Any, message: str) -> None:
+    _config(project, judging={"budget_s": value})
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert not (project / "out").exists()

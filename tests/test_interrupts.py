@@ -1,0 +1,78 @@
+"""SIGTERM/SIGINT while answers are being judged (not only during agent calls): the reports of what
+was judged are written, marked interrupted, and the gate exits 130 within seconds."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_budget import CASE_FILE, HOSTILE_AGENT
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+
+RECORDS = 12
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "B3-QC-01.yaml").write_text(CASE_FILE, encoding="utf-8")
+    (tmp_path / "agent.py").write_text(HOSTILE_AGENT, encoding="utf-8")
+    return tmp_path
+
+
+def _stop_after(proc: subprocess.Popen[str], delay: float, signum: int) -> tuple[int, str, float]:
+    time.sleep(delay)
+    assert proc.poll() is None, "the gate ended before the signal: judging was meant to take longer"
+    proc.send_signal(signum)
+    sent = time.monotonic()
+    _, stderr = proc.communicate(timeout=30)
+    return proc.returncode, stderr, time.monotonic() - sent
+
+
+def _gate(project: Path, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env.pop("GITHUB_ACTIONS", None)
+    return subprocess.Popen([sys.executable, "-m", "gate", *args], cwd=project, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_gate_eval_stopped_while_judging_writes_what_it_judged(project: Path, signum: int) -> None:
+    records = [{"case_id": "B3-QC-01", "group": "A", "run": run, "final_answer": "[" * 300_000}
+               for run in range(RECORDS)]
+    (project / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    proc = _gate(project, "eval", "--trajectories", "runs.jsonl", "--json", "out/results.json", "--budget", "1")
+    code, stderr, took = _stop_after(proc, 2.5, signum)
+    assert code == 130, stderr
+    assert took < 3  # one record's budget, then the reports
+    assert "Traceback" not in stderr
+    judged = int(stderr.split("interrupted after judging ")[1].split(" of ")[0])
+    document = json.loads((project / "out" / "results.json").read_text(encoding="utf-8"))
+    assert document["interrupted"] is True and document["passed"] is False
+    assert 0 < len(document["results"]) == judged < RECORDS
+
+
+def test_gate_check_stopped_while_judging_writes_interrupted_reports(project: Path) -> None:
+    config = {"agent": {"adapter": "command", "command": [sys.executable, "agent.py"], "cache": False,
+                        "retries": 0, "concurrency": 1},
+              "groups": ["A"], "repeats": RECORDS, "baseline": "none.json", "out_dir": "out",
+              "judging": {"budget_s": 1}}
+    (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+    proc = _gate(project, "check")
+    code, stderr, took = _stop_after(proc, 3.5, signal.SIGTERM)
+    assert code == 130, stderr
+    assert took < 4
+    assert "Traceback" not in stderr
+    document = json.loads((project / "out" / "results.json").read_text(encoding="utf-8"))
+    assert document["interrupted"] is True and document["passed"] is False
+    assert 0 < len(document["results"]) < RECORDS
+    assert any(f["rule"] == "interrupted" for f in document["findings"])
+    for name in ("junit.xml", "comment.md", "trajectories.jsonl"):
+        assert (project / "out" / name).is_file()

@@ -1,0 +1,96 @@
+"""Times each text analyser on adversarial inputs of its own kind (run in a subprocess by
+test_linear_time.py, away from coverage tracing): prints one JSON object, name → CPU seconds."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+MB = 1_000_000
+
+
+def fill(unit: str, size: int) -> str:
+    """``unit`` repeated to ``size`` characters."""
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
+    from gate import consistency_fields
+    from gate.text import cues, days, jsonanswer, names, prices, sentences, terms, units
+
+    sony = terms.expand([], ["sony"])
+    # Per analyser, the inputs that cost it most: long runs of what it reacts to.
+    return {
+        "sentences": (sentences.split_sentences, [" ", "\n1、", "“好。”", "……", "「他说。」"]),
+        "days": (days.days_mentioned, ["第1、", "第一天到", "第 ", "Day 1 & "]),
+        "prices": (prices.find_prices, ["1,299 ", "一百多块 ", "约1.2万元起 ", "200-300元 ", "Free3 - 499 元\n", "9"]),
+        "terms": (lambda text: terms.find(text, sony), ["Sony索尼 ", "ＳＯＮＹ ", "\u200b"]),
+        "units": (lambda text: units.count(text, "mixed"), ["中a1 ", "😀"]),
+        "json": (jsonanswer.parse_answer, ["[", "```json\n[1]\n```\n", '{"a":']),
+        "numbers": (consistency_fields._numbers, ["1 ", "-3~5℃ ", "零下 3 度 "]),
+        "names": (lambda text: (names.split_name(text, None), names.named(text, None), names.called(text, text)),
+                  ["**a**：", "（", "："]),
+        "cues": (lambda text: (cues.marker(text), cues.notes_label(text), cues.notes_lead(text),
+                               cues.stated_count(text), cues.attribute(text), cues.day(text)),
+                 ["第1、", "推荐 3 款：", "1️⃣", "一、"]),
+    }
+
+
+def _judging(size: int) -> dict[str, float]:
+    """Every checker on one shared subject, as a run is judged: Markdown-shaped inputs."""
+    from gate.checkers import REGISTRY
+    from gate.subject import Subject
+    from gate.trajectory import Trajectory
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "checkers"))
+    from test_properties import PARAMS
+
+    params = {check: REGISTRY[check].params.model_validate(PARAMS[check]) for check in REGISTRY}
+    shapes = {
+        "emphasis": "*a* ", "strong": "**鹿回头**：好 ", "nested-list": "  - a\n", "brackets": "[",
+        "short-lists": "段落。\n\n- 甲\n- 乙\n\n", "numbered-lines": "1、苹果\n", "bold-lines": "**店**：人均 280 元\n",
+        "headings": "## 交通\n", "table-rows": "| a | 1,299 元 |\n", "fences": "```\nx\n```\n", "quotes": "> ",
+        "ordered": "1. 苹果 299 元\n", "brand-hits": "1. " + "Sony " * 50 + "\n",
+    }
+    def judge_all(trajectory: Trajectory) -> None:
+        subject = Subject(trajectory)
+        for check, checker in REGISTRY.items():
+            checker(subject, params[check])
+
+    return {shape: _best_of(2, partial(judge_all, Trajectory(case_id="P", group="A", run=0,
+                                                             final_answer=fill(unit, size))))
+            for shape, unit in shapes.items()}
+
+
+def _best_of(runs: int, function: Callable[[], Any]) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        started = time.process_time()
+        function()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def main() -> None:
+    """``analysers SIZE…`` or ``judging SIZE…``: the timings at each size, keyed by input then size."""
+    mode, sizes = sys.argv[1], [int(size) for size in sys.argv[2:]]
+    found: dict[str, dict[int, float]] = {}
+    if mode == "analysers":
+        for name, (analyse, units) in _analysers().items():
+            for unit in units:
+                found[f"{name}:{unit!r}"] = {
+                    size: _best_of(2, partial(analyse, fill(unit, size))) for size in sizes
+                }
+    else:
+        for size in sizes:
+            for shape, seconds in _judging(size).items():
+                found.setdefault(shape, {})[size] = seconds
+    print(json.dumps(found))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""Every analyser runs in linear time on adversarial input of its own kind.
+
+Timed in a subprocess (CPU time, best of three, no coverage tracing) at two sizes: four times the
+input must cost at most ``GROWTH`` times as much — about 4 when linear, 16 when quadratic. What a
+linear but long answer costs beyond that is bounded by the judging budget (tests/test_budget.py);
+the figures per megabyte are in benchmarks/bench_hostile.py.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PROBE = Path(__file__).with_name("linear_probe.py")
+ROOT = Path(__file__).resolve().parents[2]
+GROWTH = 8.0
+NOISE_S = 0.02  # below this the larger input is too quick to time
+SIZES = {"analysers": (20_000, 80_000), "judging": (3_000, 12_000)}
+
+
+def _probe(mode: str) -> dict[str, dict[str, float]]:
+    small, large = SIZES[mode]
+    done = subprocess.run([sys.executable, str(PROBE), mode, str(small), str(large)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=180, check=True)
+    found: dict[str, dict[str, float]] = json.loads(done.stdout)
+    return found
+
+
+@pytest.fixture(scope="module")
+def timings() -> dict[str, dict[str, dict[str, float]]]:
+    return {mode: _probe(mode) for mode in SIZES}
+
+
+def _growth(seconds: dict[str, Any], mode: str) -> tuple[float, float]:
+    small, large = (seconds[str(size)] for size in SIZES[mode])
+    return large, large / max(small, 1e-6)
+
+
+def test_every_analyser_grows_linearly(timings: dict[str, dict[str, dict[str, float]]]) -> None:
+    slow = {name: f"{large:.3f} s, ×{ratio:.1f}" for name, seconds in timings["analysers"].items()
+            for large, ratio in [_growth(seconds, "analysers")] if large > NOISE_S and ratio > GROWTH}
+    assert not slow, slow
+    assert {name.split(":")[0] for name in timings["analysers"]} == {
+        "sentences", "days", "prices", "terms", "units", "json", "numbers", "names", "cues"}
+
+
+def test_judging_a_run_grows_linearly_with_every_markdown_shape(timings: dict[str, dict[str, dict[str, float]]]) -> None:
+    slow = {shape: f"{large:.3f} s, ×{ratio:.1f}" for shape, seconds in timings["judging"].items()
+            for large, ratio in [_growth(seconds, "judging")] if large > NOISE_S and ratio > GROWTH}
+    assert not slow, slow
+    assert len(timings["judging"]) >= 12
