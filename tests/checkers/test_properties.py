@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -83,6 +84,37 @@ TOOL_CALLS = st.lists(
 _SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def _nest(depth: int, leaf: Any, *, as_list: bool) -> Any:
+    for level in range(depth):
+        leaf = [leaf] if as_list else {f"k{level}": leaf}
+    return leaf
+
+
+# What a hostile or careless agent puts in tool calls: values nested to the 100 levels the JSON
+# reader admits, long strings, integers of up to 100 digits, many calls, results that are JSON
+# text or not. Tool checkers walk these; they must stay total and deterministic.
+_HOSTILE_VALUE = st.one_of(
+    _JSON,
+    st.tuples(st.integers(1, 100), _JSON, st.booleans()).map(lambda t: _nest(t[0], t[1], as_list=t[2])),
+    st.integers(1, 20_000).map(lambda n: "三亚" * n),
+    st.integers(-(10**100) + 1, 10**100 - 1),
+    st.lists(st.sampled_from(["三亚", "re:", "*", "send_sms", ""]), max_size=500),
+)
+HOSTILE_CALLS = st.lists(
+    st.fixed_dictionaries(
+        {"name": st.sampled_from(["search_restaurants", "send_sms", "classify", "list_feedback", "", "x" * 300])},
+        optional={
+            "args": st.dictionaries(st.sampled_from(["city", "filters", "n", "q"]), _HOSTILE_VALUE, max_size=4),
+            "result": st.one_of(_HOSTILE_VALUE.map(lambda v: json.dumps(v, ensure_ascii=False)), _TEXT,
+                                st.integers(1, 50_000).map(lambda n: "鹿回头海鲜楼 人均 280 元\n" * n)),
+            "is_error": st.booleans(),
+        },
+    ),
+    max_size=60,
+)
+TOOL_CHECKS = sorted(check for check in REGISTRY if check.startswith("tools:"))
+
+
 def _subject(answer: str, calls: list[dict[str, Any]]) -> Subject:
     return Subject(Trajectory.model_validate(
         {"case_id": "P", "group": "B", "run": 0, "final_answer": answer, "tool_calls": calls}
@@ -105,6 +137,17 @@ def test_checker_never_raises_and_is_deterministic(check: str, answer: str, call
     assert first.status in (Status.PASS, Status.FAIL, Status.ERROR)
     assert first.detail
     assert first == again
+
+
+@pytest.mark.parametrize("check", TOOL_CHECKS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(answer=ANSWERS, calls=HOSTILE_CALLS)
+def test_tool_checkers_take_hostile_arguments_and_results(check: str, answer: str, calls: list[dict[str, Any]]) -> None:
+    checker = REGISTRY[check]
+    params = checker.params.model_validate(PARAMS[check])
+    first = checker(_subject(answer, calls), params)
+    assert first.status in (Status.PASS, Status.FAIL, Status.ERROR)
+    assert first == checker(_subject(answer, calls), params)
 
 
 @settings(max_examples=100, deadline=None)
