@@ -135,6 +135,7 @@ class CommandAdapter:
             _, held = await asyncio.wait({feed, read, drain}, timeout=LEFTOVER_GRACE_S)
             if held:
                 _kill(proc)
+                _kill_pipe_holders(proc)  # a daemon that left the group still holds them
                 for task in held:
                     task.cancel()
                 await asyncio.gather(*held, return_exceptions=True)
@@ -210,6 +211,34 @@ def _kill(proc: asyncio.subprocess.Process) -> None:
             proc.kill()
     except (ProcessLookupError, PermissionError):
         pass  # the group is gone already (PermissionError: macOS, when only zombies remain)
+
+
+def _pipe_inodes(proc: asyncio.subprocess.Process) -> set[int]:
+    """The inodes of the agent's stdout and stderr pipes (asyncio keeps the transport private)."""
+    transport = getattr(proc, "_transport", None)
+    inodes = set()
+    for fd in (1, 2):
+        pipe = transport.get_pipe_transport(fd) if transport is not None else None
+        handle = pipe.get_extra_info("pipe") if pipe is not None else None
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            inodes.add(os.fstat(handle.fileno()).st_ino)
+    return inodes
+
+
+def _kill_pipe_holders(proc: asyncio.subprocess.Process) -> None:
+    """End the processes outside the agent's group that hold its pipes open (Linux: read from
+    /proc). Only processes of this user can be signalled, and the gate itself is never one."""
+    inodes = _pipe_inodes(proc)
+    proc_dir = Path("/proc")
+    if not inodes or not (proc_dir / "self" / "fd").is_dir():
+        return
+    wanted = {f"pipe:[{inode}]" for inode in inodes}
+    for entry in proc_dir.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        with contextlib.suppress(OSError):
+            if any(os.readlink(fd) in wanted for fd in (entry / "fd").iterdir()):
+                os.kill(int(entry.name), signal.SIGKILL)
 
 
 async def _discard(stream: asyncio.StreamReader | None) -> None:

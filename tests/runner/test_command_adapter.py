@@ -130,15 +130,16 @@ _LEAVES_A_DAEMON = """\
 import json, os, subprocess, sys
 request = json.load(sys.stdin)
 # a daemon that leaves the agent's process group (its own session) and keeps stdout open
-subprocess.Popen([sys.executable, "-c", "import time; time.sleep(8)"], start_new_session=True)
+daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True)
+open(sys.argv[1], "w").write(str(daemon.pid))
 record = {"case_id": request["case_id"], "group": request["group"], "run": request["run"],
           "final_answer": "done", "tool_calls": []}
 print(json.dumps(record), flush=True)
 """
 
 
-@pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
-def test_a_daemon_that_escapes_the_process_group_leaves_no_unclosed_pipe(
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="pipe holders are found through /proc")
+def test_a_daemon_that_escapes_the_process_group_is_stopped_and_leaves_no_unclosed_pipe(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import gc
     import sys
@@ -146,13 +147,15 @@ def test_a_daemon_that_escapes_the_process_group_leaves_no_unclosed_pipe(
 
     from gate.runner import command
 
-    monkeypatch.setattr(command, "_REAP_S", 0.5)
+    monkeypatch.setattr(command, "_REAP_S", 3.0)
     script = tmp_path / "agent.py"
     script.write_text(_LEAVES_A_DAEMON, encoding="utf-8")
-    config = agent(adapter="command", command=[sys.executable, str(script)], timeout_s=20, retries=0)
+    marker = tmp_path / "daemon.pid"
+    config = agent(adapter="command", command=[sys.executable, str(script), str(marker)], timeout_s=20, retries=0)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         (record,) = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False).trajectories
         gc.collect()  # an unclosed transport would warn (or raise "Event loop is closed") here
     assert record.error is None and record.final_answer == "done"
     assert not [w for w in caught if issubclass(w.category, ResourceWarning)], [str(w.message) for w in caught]
+    assert wait_until_ended(int(marker.read_text(encoding="utf-8")), within_s=5)  # not left running
