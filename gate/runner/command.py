@@ -219,7 +219,7 @@ def _pipe_inodes(proc: asyncio.subprocess.Process) -> set[int]:
     inodes = set()
     for fd in (1, 2):
         pipe = transport.get_pipe_transport(fd) if transport is not None else None
-        handle = pipe.get_extra_info("pipe") if pipe is not None else None
+        handle: Any = pipe.get_extra_info("pipe") if pipe is not None else None
         with contextlib.suppress(OSError, ValueError, AttributeError):
             inodes.add(os.fstat(handle.fileno()).st_ino)
     return inodes
