@@ -160,7 +160,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
         cases=case_set.cases, digest=case_set.digest, verdicts=verdicts, metrics=computed,
         comparison=comparison, findings=findings, passed=passed, fail_on=settings.fail_on,
         consistency=consistency, identity=identity(config), shard=settings.shard, interrupted=interrupted,
-        decision=decisions_cfg, regressions=[] if unavailable else pairs,
+        decision=decisions_cfg, junit=config.reports.junit, regressions=[] if unavailable else pairs,
         reruns=count_reruns(case_set.cases, verdicts, config.repeats), unavailable=unavailable is not None,
         context=run_context(os.environ), excerpts=excerpts(trajectories, verdicts),
     )

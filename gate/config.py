@@ -124,6 +124,29 @@ class JudgingConfig(_Strict):
     recorded as an error naming it and the budget. ``null``: no limit."""
 
 
+class JunitConfig(_Strict):
+    """How junit.xml maps runs to testcases."""
+
+    testcase: Literal["run", "case"] = "run"
+    """``run``: one testcase per case run (the contract) · ``case``: one per case, its groups and
+    runs inside, so one broken case is one failing testcase."""
+    known_failures: Literal["skipped", "passed", "failure"] = "skipped"
+    """A failure the baseline has too (or a flaky run of a case passing by majority): skipped with
+    the reason (no JUnit consumer turns it red) · passed, the reason as output · failure, as a new one."""
+
+
+class AnnotationsConfig(_Strict):
+    """What the Action's annotations show."""
+
+    known_failures: Literal["notice", "none"] = "notice"
+    """Known and flaky failures as ``::notice`` lines, or not at all (new failures are always ``::error``)."""
+
+
+class ReportsConfig(_Strict):
+    junit: JunitConfig = Field(default_factory=JunitConfig)
+    annotations: AnnotationsConfig = Field(default_factory=AnnotationsConfig)
+
+
 class GateConfig(_Strict):
     """The whole gate.yaml. Relative paths are relative to the file's directory."""
 
@@ -141,6 +164,7 @@ class GateConfig(_Strict):
     baseline_lowered: Literal["error", "warning"] = "error"
     """A pull request whose own baseline lowers the bar for a case: this level of finding."""
     judging: JudgingConfig = Field(default_factory=JudgingConfig)
+    reports: ReportsConfig = Field(default_factory=ReportsConfig)
 
     _root: Path = Path(".")
 

@@ -50,8 +50,11 @@ def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> 
     # unjudged is not passed: a pass on the rules says how many rubrics nobody judged
     assert document["unjudged"] == {"runs_passing_on_rules_only": 66, "judge_only_runs": 31, "rubrics": 126}
     assert "[info] unjudged: 66 runs pass (rules) and 31 judge-only runs leave 126 rubrics unjudged" in out
-    ac01 = next(c for s in xml for c in s if c.name == "B3-AC-01 [A] run 0")
-    assert ac01.system_out == "pass (rules) · 1 rubric(s) unjudged"
+    ac01 = next(c for s in xml for c in s if c.name == "B3-AC-01")  # gate.yaml: one testcase per case
+    assert ac01.system_out == "pass (rules) · 2 rubric(s) unjudged\ngroups: A, B; runs: 2"
+    known = [c for s in xml for c in s if c.result and isinstance(c.result[0], junitparser.Skipped)
+             and "known failure" in (c.result[0].message or "")]
+    assert len(known) == 5
     _matches_the_docs(tmp_path / "comment.md", "comment-passing.md")
     lines = annotations(document, {})
     assert not [line for line in lines if line.startswith("::error")]
@@ -66,11 +69,12 @@ def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, mon
     assert "[error] B3-PC-01 (A): passes 0 of 4 runs now, 5 of 5 in the baseline" in out
     comment = (tmp_path / "comment.md").read_text(encoding="utf-8")
     assert "**B3-PC-01** [A]" in comment.split("Newly failing cases")[1]
-    junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
-    assert 'name="B3-PC-01 [A] run 0"' in junit and "no_sony" in junit
     xml = junitparser.JUnitXml.fromfile(str(tmp_path / "junit.xml"))
-    failing = sorted(c.name for s in xml for c in s if c.result and isinstance(c.result[0], junitparser.Failure))
-    assert failing == [*(f"B3-PC-01 [{g}] run {r}" for g in "AB" for r in range(4)), "regression"]
+    failing = [c for s in xml for c in s if c.result and isinstance(c.result[0], junitparser.Failure)]
+    # one broken case: one failing testcase (its 8 failing runs inside), plus the gate's own rule
+    assert sorted(c.name for c in failing) == ["B3-PC-01", "regression"]
+    assert failing[0].result[0].message.startswith("A run 0: no_sony (terms:forbidden): 2 forbidden mention(s)")
+    assert "B run 3: [fail] no_sony" in failing[0].result[0].text
     assert "    ↳ run 0: no_sony (terms:forbidden): 2 forbidden mention(s)" in out
     _matches_the_docs(tmp_path / "comment.md", "comment-failing.md")
     document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))

@@ -87,6 +87,17 @@ def write_outputs(values: Mapping[str, str], target: str | None) -> None:
         click.echo(text, nl=False)
 
 
+def known_failures_setting(config: str | None) -> str:
+    """gate.yaml's ``reports.annotations.known_failures`` (notice when gate.yaml cannot be read)."""
+    from gate.config import load_config
+    from gate.errors import GateError
+
+    try:
+        return load_config(config).reports.annotations.known_failures
+    except (GateError, OSError):
+        return "notice"
+
+
 def case_paths(config: str | None, workspace: Path) -> dict[str, tuple[str, int]]:
     """Case id → (file relative to the workspace, line of its ``id:``); empty if cases won't load."""
     from gate.config import load_config
@@ -122,7 +133,7 @@ def main(out_dir: str, exit_code: int, config: str | None) -> None:
                                       f"{exit_code}); see the log above", title="agent-gate"))
         return
     workspace = Path(os.environ.get("GITHUB_WORKSPACE") or ".")
-    for line in gh_annotations.annotations(results, case_paths(config, workspace)):
+    for line in gh_annotations.annotations(results, case_paths(config, workspace), known_failures_setting(config)):
         click.echo(line)
     sys.stdout.flush()
 

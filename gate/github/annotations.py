@@ -192,16 +192,20 @@ def _overflow(dropped: Iterable[_Note]) -> str | None:
     return command("notice", f"… and {' and '.join(parts)}; see the job summary", title="agent-gate")
 
 
-def annotations(results: dict[str, Any], case_paths: dict[str, tuple[str, int]]) -> list[str]:
+def annotations(results: dict[str, Any], case_paths: dict[str, tuple[str, int]], known: str = "notice") -> list[str]:
     """Workflow commands for the failing runs and findings of a results.json document.
 
     At most ten ``::error``, ten ``::warning`` and ten ``::notice`` lines, most important first,
-    then one ``::notice`` counting what was left out. ``case_paths`` maps a case id to its file and line.
+    then one ``::notice`` counting what was left out. ``case_paths`` maps a case id to its file and
+    line; ``known`` is ``none`` to leave known and flaky failures out (they are notices otherwise).
     """
     shown: list[_Note] = []
     dropped: list[_Note] = []
     count = {"error": 0, "warning": 0, "notice": 0}
-    for note in _notes(results):
+    notes = _notes(results)
+    if known == "none":
+        notes = [n for n in notes if not (n.is_run and n.kind == "notice")]
+    for note in notes:
         if count[note.kind] < MAX_PER_KIND:
             count[note.kind] += 1
             shown.append(note)

@@ -12,6 +12,7 @@ exact decimals (milliseconds), so sums carry no float noise.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -32,69 +33,153 @@ def _display_path(path: str) -> str:
         return path
 
 
-def _failure(verdict: RunVerdict) -> tuple[str, str]:
-    failing = verdict.failing()
-    message = "; ".join(f"{c.id} ({c.check}): {c.detail}" for c in failing) or verdict.status.value
-    output = "\n".join(f"[{c.status.value}] {c.id} ({c.check}): {c.detail}" for c in verdict.constraints)
+_NOT_NEW = ("known-failure", "passing")  # failing runs of these (case, group)s are no new failure
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What one testcase reports: pass (``kind`` None), failure, error or skipped."""
+
+    kind: str | None
+    message: str = ""
+    output: str = ""
+    type: str = ""
+    stdout: str | None = None
+
+
+def _reasons(verdicts: list[RunVerdict], labelled: bool) -> tuple[str, str]:
+    """The failing constraints as one message, every constraint of every run as the output."""
+    def label(v: RunVerdict) -> str:
+        return f"{v.group} run {v.run}: " if labelled else ""
+
+    message = "; ".join(dict.fromkeys(
+        f"{label(v)}{c.id} ({c.check}): {c.detail}" for v in verdicts for c in v.failing())) \
+        or "; ".join(f"{label(v)}{v.status.value}" for v in verdicts)
+    output = "\n".join(f"{label(v)}[{c.status.value}] {c.id} ({c.check}): {c.detail}"
+                       for v in verdicts for c in v.constraints)
     return one_line(message, 1000), xml_safe(output)
+
+
+def _outcome(report: GateReport, verdicts: list[RunVerdict], states: dict[str, dict[str, str]]) -> _Outcome:
+    """A testcase's outcome from its runs (one run, or every run of a case): a failure only where
+    one is new; known and flaky failures as the configured mapping says."""
+    labelled = len(verdicts) > 1
+    bad = [v for v in verdicts if v.status in (Status.FAIL, Status.ERROR)]
+    new = [v for v in bad if states.get(v.case_id, {}).get(v.group) not in _NOT_NEW]
+    known = [v for v in bad if v not in new]
+    unjudged = sum(v.unjudged for v in verdicts if v.status is Status.PASS)
+    note = f"pass (rules) · {unjudged} rubric(s) unjudged" if unjudged else None
+    if known and report.junit.known_failures == "failure":
+        new, known = bad, []
+    failed = [v for v in new if v.status is Status.FAIL]
+    agent = [v for v in new if v.status is Status.ERROR and v.error]
+    if failed:
+        return _Outcome("failure", *_reasons(failed, labelled), "constraint")
+    if agent:
+        message = "; ".join(dict.fromkeys(f"{v.group} run {v.run}: {v.error}" if labelled else str(v.error)
+                                          for v in agent))
+        return _Outcome("error", one_line(f"agent error: {message}", 1000),
+                        xml_safe("\n".join(str(v.error) for v in agent)), "agent-error")
+    if new:
+        return _Outcome("error", *_reasons(new, labelled), "checker-error")
+    if known:
+        message, output = _reasons(known, labelled)
+        why = "; ".join(dict.fromkeys(_why_not_new(report, v, states[v.case_id][v.group]) for v in known))
+        if report.junit.known_failures == "passed":
+            return _Outcome(None, stdout=xml_safe(f"{why}: {message}\n{output}"))
+        return _Outcome("skipped", one_line(f"{why}: {message}", 1000), output)
+    if all(v.status is Status.SKIPPED for v in verdicts):
+        rubrics = sum(v.unjudged for v in verdicts)
+        return _Outcome("skipped", f"unjudged: {rubrics} rubric(s) and no rule-checkable constraint")
+    return _Outcome(None, stdout=note)
+
+
+def _apply(test: Any, outcome: _Outcome) -> None:
+    if outcome.kind == "failure":
+        test.add_failure_info(message=outcome.message, output=outcome.output, failure_type=outcome.type)
+    elif outcome.kind == "error":
+        test.add_error_info(message=outcome.message, output=outcome.output, error_type=outcome.type)
+    elif outcome.kind == "skipped":
+        test.add_skipped_info(message=outcome.message, output=outcome.output or None)
+    if outcome.stdout:
+        test.stdout = f"{test.stdout}\n\n{outcome.stdout}" if test.stdout else outcome.stdout
 
 
 def _rate(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.4f}"
 
 
+def _seconds(verdicts: list[RunVerdict]) -> Decimal | None:
+    latencies = [v.metadata.get("latency_ms") for v in verdicts]
+    known = [Decimal(int(ms)) for ms in latencies if isinstance(ms, (int, float))]
+    return sum(known, Decimal(0)) / 1000 if known else None
+
+
+def _excerpt(report: GateReport, verdicts: list[RunVerdict]) -> str | None:
+    excerpts = [(v, report.excerpts[(v.case_id, v.group, v.run)]) for v in verdicts
+                if (v.case_id, v.group, v.run) in report.excerpts]
+    if not excerpts:
+        return None
+    heads = [f"{v.group} run {v.run} answer" if len(verdicts) > 1 else "answer" for v, _ in excerpts]
+    return xml_safe("\n\n".join(f"{head} (first {len(text)} characters):\n{text}"
+                                 for head, (_, text) in zip(heads, excerpts, strict=True)))
+
+
+def _properties(report: GateReport, dimension: str, groups: list[str], verdicts: list[RunVerdict]) -> dict[str, str]:
+    """The suite's rates; with testcases per case (groups together), each keyed by its group."""
+    properties: dict[str, str] = {}
+    for group in groups:
+        prefix = f"{group}." if len(groups) > 1 else ""
+        m = report.metrics.dimensions.get(dimension, {}).get(group)
+        properties[f"{prefix}case_pass_rate"] = _rate(m.case_pass_rate if m else None)
+        properties[f"{prefix}constraint_follow_rate"] = _rate(m.constraint_follow_rate if m else None)
+        properties[f"{prefix}baseline_pass_rate"] = _rate(report.comparison.dimensions.get(dimension, {}).get(group))
+    properties["delta_b_minus_a"] = _rate(report.metrics.delta(dimension))
+    properties["rubrics_unjudged"] = str(sum(v.unjudged for v in verdicts))
+    if len(groups) == 1:  # the contract's order for the one-group suites
+        properties = {key: properties[key] for key in ("case_pass_rate", "constraint_follow_rate", "delta_b_minus_a",
+                                                       "baseline_pass_rate", "rubrics_unjudged")}
+    return properties
+
+
 def render(report: GateReport) -> str:
     """The JUnit XML document as text (testsuites root, flat testsuite children, sorted)."""
     import junit_xml
 
-    grouped: dict[str, list[Any]] = defaultdict(list)
-    grouped_verdicts: dict[str, list[RunVerdict]] = defaultdict(list)
-    states = report.states()
+    by_case = report.junit.testcase == "case"
+    units: dict[tuple[str, str], list[RunVerdict]] = defaultdict(list)  # (suite name, case id) → its runs
     for verdict in sort_verdicts(report.verdicts):
         case = report.cases[verdict.case_id]
-        suite_name = f"{dimension_key(case)}/{verdict.group}"
-        latency = verdict.metadata.get("latency_ms")
+        suite_name = dimension_key(case) if by_case else f"{dimension_key(case)}/{verdict.group}"
+        key = (suite_name, case.id if by_case else f"{case.id} [{verdict.group}] run {verdict.run}")
+        units[key].append(verdict)
+    states = report.states()
+    grouped: dict[str, list[Any]] = defaultdict(list)
+    grouped_verdicts: dict[str, list[RunVerdict]] = defaultdict(list)
+    for (suite_name, name), verdicts in units.items():
+        case = report.cases[verdicts[0].case_id]
+        groups = sorted({v.group for v in verdicts})
         test = junit_xml.TestCase(
-            name=xml_safe(f"{case.id} [{verdict.group}] run {verdict.run}"),
-            classname=xml_safe(f"{case.suite}.{case.dimension}.{verdict.group}"),
-            elapsed_sec=Decimal(int(latency)) / 1000 if isinstance(latency, (int, float)) else None,
-            file=xml_safe(_display_path(case.path)),
-            line=case.line,
+            name=xml_safe(name),
+            classname=xml_safe(f"{case.suite}.{case.dimension}" + ("" if by_case else f".{verdicts[0].group}")),
+            elapsed_sec=_seconds(verdicts), file=xml_safe(_display_path(case.path)), line=case.line,
         )
-        excerpt = report.excerpts.get((verdict.case_id, verdict.group, verdict.run))
-        if excerpt:
-            test.stdout = xml_safe(f"answer (first {len(excerpt)} characters):\n{excerpt}")
-        state = states.get(verdict.case_id, {}).get(verdict.group)
-        if verdict.status in (Status.FAIL, Status.ERROR) and state in ("known-failure", "passing"):
-            message, output = _failure(verdict)
-            test.add_skipped_info(message=one_line(f"{_why_not_new(report, verdict, state)}: {message}", 1000),
-                                  output=output)
-        elif verdict.status is Status.FAIL:
-            message, output = _failure(verdict)
-            test.add_failure_info(message=message, output=output, failure_type="constraint")
-        elif verdict.status is Status.ERROR and verdict.error:
-            test.add_error_info(message=one_line(f"agent error: {verdict.error}", 1000),
-                                output=xml_safe(verdict.error), error_type="agent-error")
-        elif verdict.status is Status.ERROR:
-            message, output = _failure(verdict)
-            test.add_error_info(message=message, output=output, error_type="checker-error")
-        elif verdict.status is Status.SKIPPED:
-            test.add_skipped_info(message=f"unjudged: {verdict.unjudged} rubric(s) and no rule-checkable constraint")
-        if verdict.status is Status.PASS and verdict.unjudged:
-            test.stdout = f"pass (rules) · {verdict.unjudged} rubric(s) unjudged"
+        test.stdout = _excerpt(report, verdicts)
+        outcome = _outcome(report, verdicts, states)
+        _apply(test, outcome)
+        if by_case and len(groups) > 1:
+            test.stdout = "\n".join(part for part in (test.stdout, f"groups: {', '.join(groups)}; "
+                                                       f"runs: {len(verdicts)}") if part)
         grouped[suite_name].append(test)
-        grouped_verdicts[suite_name].append(verdict)
+        grouped_verdicts[suite_name].extend(verdicts)
     suites = []
     for name in sorted(grouped):
-        dimension, group = name.rsplit("/", 1)
-        m = report.metrics.dimensions.get(dimension, {}).get(group)
-        properties = {
-            "case_pass_rate": _rate(m.case_pass_rate if m else None),
-            "constraint_follow_rate": _rate(m.constraint_follow_rate if m else None),
-            "delta_b_minus_a": _rate(report.metrics.delta(dimension)),
-            "baseline_pass_rate": _rate(report.comparison.dimensions.get(dimension, {}).get(group)),
-            "rubrics_unjudged": str(sum(t.unjudged for t in grouped_verdicts[name])),
-        }
+        if by_case:
+            dimension, groups = name, sorted({v.group for v in grouped_verdicts[name]})
+        else:
+            dimension, group = name.rsplit("/", 1)
+            groups = [group]
+        properties = _properties(report, dimension, groups, grouped_verdicts[name])
         suites.append(junit_xml.TestSuite(name=name, test_cases=grouped[name], properties=properties))
     suites.append(junit_xml.TestSuite(name="gate", test_cases=_rule_cases(junit_xml, report)))
     text: str = junit_xml.to_xml_report_string(suites, prettyprint=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from gate.baseline import Comparison
 from gate.case import Case
-from gate.config import DecisionConfig
+from gate.config import DecisionConfig, JunitConfig
 from gate.metrics import Metrics
 from gate.policy import Finding
 from gate.regressions import PairDecision
@@ -32,6 +32,7 @@ class GateReport:
     shard: tuple[int, int] | None = None
     interrupted: bool = False
     decision: DecisionConfig = field(default_factory=DecisionConfig)
+    junit: JunitConfig = field(default_factory=JunitConfig)
     regressions: list[PairDecision] = field(default_factory=list)
     """Decisions on the (case, group) pairs that fail now where the baseline passed."""
     reruns: int = 0

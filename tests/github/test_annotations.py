@@ -132,3 +132,30 @@ def test_escape_sequences_from_agent_text_never_reach_the_log() -> None:
     (line,) = gh.annotations(doc, {})
     assert "\x1b" not in line and "\x07" not in line
     assert line.endswith("::count [items:count]: click red ")  # the hyperlink and colours gone, the text kept
+
+
+def test_known_failures_can_be_left_out_of_the_annotations() -> None:
+    results = {
+        "results": [{"case_id": "B3-PC-01", "group": "A", "run": 0, "status": "fail",
+                     "constraints": [{"id": "no_sony", "check": "terms:forbidden", "status": "fail", "detail": "Sony"}]},
+                    {"case_id": "B3-QC-01", "group": "B", "run": 0, "status": "fail",
+                     "constraints": [{"id": "three", "check": "items:count", "status": "fail", "detail": "4 items"}]}],
+        "metrics": {"cases": {"B3-PC-01": {"states": {"A": "known-failure"}},
+                              "B3-QC-01": {"states": {"B": "new-failure"}}}},
+        "baseline": {"newly_failing": [["B3-QC-01", "B"]]},
+        "findings": [],
+    }
+    shown = gh.annotations(results, {})
+    assert [line.split(" ", 1)[0] for line in shown] == ["::error", "::notice"]
+    quiet = gh.annotations(results, {}, known="none")
+    assert len(quiet) == 1 and quiet[0].startswith("::error title=B3-QC-01 group B run 0 failed (newly failing)")
+
+
+def test_the_action_reads_the_annotation_setting_from_gate_yaml(tmp_path: Any) -> None:
+    from gate.github.action import known_failures_setting
+
+    config = tmp_path / "gate.yaml"
+    config.write_text("reports:\n  annotations:\n    known_failures: none\n", encoding="utf-8")
+    assert known_failures_setting(str(config)) == "none"
+    config.write_text("reports: [", encoding="utf-8")  # unreadable: the default, not a crash
+    assert known_failures_setting(str(config)) == "notice"

@@ -88,3 +88,44 @@ def test_a_failing_run_shows_the_start_of_its_answer_cleaned(mixed_report: GateR
     hostile = cases["B3-PC-01 [A] run 0"].system_out
     assert "\x1b" not in hostile and "\x07" not in hostile and "ＳＯＮＹ WH-1000XM5" in hostile
     assert cases["B3-QC-02 [A] run 0"].system_out is None  # a passing run needs no excerpt
+
+
+def _with(report: GateReport, **junit_settings: str) -> GateReport:
+    from dataclasses import replace
+
+    from gate.config import JunitConfig
+
+    return replace(report, junit=JunitConfig.model_validate(junit_settings))
+
+
+def test_one_testcase_per_case_makes_one_broken_case_one_failure(mixed_report: GateReport, tmp_path: Path) -> None:
+    path = write(_with(mixed_report, testcase="case"), tmp_path)
+    xmlschema.XMLSchema(str(SCHEMA)).validate(str(path))
+    xml = junitparser.JUnitXml.fromfile(str(path))
+    assert sorted(s.name for s in xml) == ["B3/PC", "B3/QC", "gate"]  # suites per dimension, groups inside
+    cases = {c.name: c for s in xml for c in s}
+    assert sorted(cases) == ["B3-PC-01", "B3-QC-01", "B3-QC-02", *(c.name for s in xml if s.name == "gate" for c in s)]
+    [failure] = cases["B3-QC-01"].result  # B failed in its 4 runs: one failing testcase, its runs named inside
+    assert isinstance(failure, junitparser.Failure)
+    assert failure.message.startswith("B run 0: ")
+    assert "B run 3: [fail] exactly_3_items" in failure.text and "A run" not in failure.text  # A passed
+    [known] = cases["B3-PC-01"].result
+    assert isinstance(known, junitparser.Skipped) and known.message.startswith("known failure: 0 of 5 runs passed")
+    assert cases["B3-QC-02"].result == []
+    assert xml.failures == 1 + 1  # the case and the regression rule
+    qc = next(s for s in xml if s.name == "B3/QC")
+    properties = {p.name: p.value for p in qc.properties()}
+    assert properties["A.case_pass_rate"] == "1.0000" and properties["B.case_pass_rate"] == "0.5000"
+
+
+def test_known_failures_can_be_reported_as_failures_or_as_passes(mixed_report: GateReport, tmp_path: Path) -> None:
+    strict = junitparser.JUnitXml.fromfile(str(write(_with(mixed_report, known_failures="failure"), tmp_path)))
+    cases = {c.name: c for s in strict for c in s}
+    assert isinstance(cases["B3-PC-01 [A] run 0"].result[0], junitparser.Failure)
+    assert strict.failures == 4 + 2 + 1  # the new failure's runs, PC-01's two runs, the regression rule
+    lenient = junitparser.JUnitXml.fromfile(str(write(_with(mixed_report, known_failures="passed"), tmp_path)))
+    cases = {c.name: c for s in lenient for c in s}
+    known = cases["B3-PC-01 [A] run 0"]
+    assert known.result == []
+    assert "known failure: 0 of 5 runs passed in the baseline too: no_sony" in known.system_out
+    assert lenient.skipped == 0 and lenient.failures == 4 + 1
