@@ -114,6 +114,9 @@ class DecisionConfig(_Strict):
     outage_share: float = Field(0.5, gt=0, le=1, allow_inf_nan=False)
     """More than this share of a group's runs ending in agent errors is an outage (exit 4), not a
     regression."""
+    outage_on_unreachable: bool = True
+    """A run whose every attempt found nothing listening (connection refused, unknown host) is an
+    outage too, however few runs it is: the agent was not running."""
 
 
 class JudgingConfig(_Strict):

@@ -10,17 +10,25 @@ from __future__ import annotations
 from gate.config import DecisionConfig
 from gate.metrics import Metrics
 from gate.policy import Finding, Level
+from gate.trajectory import UNREACHABLE
 from gate.verdict import RunVerdict
 
 
 def unavailable(metrics: Metrics, verdicts: list[RunVerdict], settings: DecisionConfig) -> Finding | None:
     """The agent is unavailable — unreachable or answering nothing usable: most runs of a group ended
     in agent errors."""
+    ordered = sorted(verdicts, key=lambda v: (v.case_id, v.group, v.run))
+    unreachable = [v for v in ordered if v.error is not None and v.metadata.get(UNREACHABLE) is True]
+    if unreachable and settings.outage_on_unreachable:
+        runs = f"{len(unreachable)} run{'s' if len(unreachable) != 1 else ''}"
+        return Finding(level=Level.RED_LINE, rule="agent-unavailable",
+                       message=f"the agent is unavailable (nothing listened on any attempt of {runs}) — an "
+                       f"outage, not a regression; the first error: {unreachable[0].error}")
     down = [(g, m) for g, m in sorted(metrics.overall.items())
             if m.runs and m.agent_errors / m.runs > settings.outage_share]
     if not down:
         return None
-    first = next((v.error for v in sorted(verdicts, key=lambda v: (v.case_id, v.group, v.run)) if v.error), "")
+    first = next((v.error for v in ordered if v.error), "")
     counts = "; ".join(f"group {g}: {m.agent_errors} of {m.runs} runs" for g, m in down)
     return Finding(level=Level.RED_LINE, rule="agent-unavailable",
                    message=f"the agent is unavailable ({counts} ended in an agent error) — an outage or a "

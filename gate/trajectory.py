@@ -11,6 +11,9 @@ from gate import safejson
 
 Group = Literal["A", "B"]
 
+UNREACHABLE = "agent_unreachable"
+"""Metadata key of a failed run's record: no attempt could connect to the agent."""
+
 
 def clean_text(text: str) -> str:
     """``text`` with lone surrogates (a truncated emoji, say) replaced, so it can be written as UTF-8."""

@@ -164,6 +164,7 @@ def test_baseline_update_refuses_bad_runs(project: Path, args: tuple[str, ...], 
     ({"fail_on_inconclusive": "maybe"}, "decision.fail_on_inconclusive: Input should be a valid boolean"),
     ({"baseline_runs": 0}, "decision.baseline_runs: Input should be greater than or equal to 1"),
     ({"outage_share": 1.5}, "decision.outage_share: Input should be less than or equal to 1"),
+    ({"outage_on_unreachable": "sometimes"}, "decision.outage_on_unreachable: Input should be a valid boolean"),
     ({"power": 1}, "decision.power: Input should be less than 1"),
     ({"effect": 0}, "decision.effect: Input should be greater than 0"),
 ])
@@ -187,8 +188,8 @@ def test_an_unreachable_agent_is_an_outage_not_a_regression(project: Path) -> No
     (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     code, out = invoke("check")
     assert code == 4
-    assert ("[red-line] the agent is unavailable (group A: 3 of 3 runs; group B: 3 of 3 runs ended in an agent error)"
-            " — an outage or a broken agent, not a regression; the first error: connection failed to") in out
+    assert ("[red-line] the agent is unavailable (nothing listened on any attempt of 6 runs) — an outage, not a "
+            "regression; the first error: connection failed to") in out
     assert "[error]" not in out  # no regression, no line: the agent never answered
     assert "gate AGENT UNAVAILABLE" in out
     document = results(project)

@@ -19,11 +19,14 @@ _KEY_FIELDS = ("case_id", "group", "run")
 class AgentError(Exception):
     """One failed agent call. ``retryable``: a timeout, a lost connection, HTTP 429 or 5xx."""
 
-    def __init__(self, message: str, *, retryable: bool = False, retry_after: float | None = None) -> None:
+    def __init__(self, message: str, *, retryable: bool = False, retry_after: float | None = None,
+                 unreachable: bool = False) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.retry_after = retry_after
         """Seconds the server asked us to wait (HTTP Retry-After), if it said."""
+        self.unreachable = unreachable
+        """No connection could be made (refused, unknown host): nothing is listening there."""
 
 
 class Adapter(Protocol):

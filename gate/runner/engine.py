@@ -17,7 +17,7 @@ from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajector
 from gate.runner.cache import Cache, cache_key
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.retry import RetryPolicy, with_retries
-from gate.trajectory import Trajectory
+from gate.trajectory import UNREACHABLE, Trajectory
 from gate.verdict import RunVerdict, Status
 
 Judge = Callable[[Trajectory], RunVerdict]
@@ -156,7 +156,7 @@ async def _call(adapter: Adapter, key: Key, request: dict[str, Any], policy: Ret
         trajectory = to_trajectory(data, key)
     except AgentError as exc:
         latency = round((time.monotonic() - started) * 1000)
-        return error_trajectory(key, str(exc), {"latency_ms": latency})
+        return error_trajectory(key, str(exc), {"latency_ms": latency, **({UNREACHABLE: True} if exc.unreachable else {})})
     metadata = {**trajectory.metadata, "latency_ms": latency}
     if attempts > 1:
         metadata["attempts"] = attempts

@@ -53,6 +53,9 @@ async def post_json(
     except httpx.DecodingError as exc:
         message = f"the response body from {url} could not be decoded: {_detail(exc)}"
         raise AgentError(redact(message, headers)) from None
+    except httpx.ConnectError as exc:  # refused, unknown host: nothing listens there
+        raise AgentError(redact(f"connection failed to {url}: {_detail(exc)}", headers), retryable=True,
+                         unreachable=True) from None
     except httpx.TransportError as exc:
         raise AgentError(redact(f"connection failed to {url}: {_detail(exc)}", headers), retryable=True) from None
     except (httpx.HTTPError, httpx.InvalidURL) as exc:  # too many redirects, a URL httpx refuses…

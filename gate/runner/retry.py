@@ -44,14 +44,17 @@ async def with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy) ->
     attempts were made.
     """
     attempt = 0
+    reached = False  # did any attempt get through to the agent?
     while True:
         attempt += 1
         try:
             return await call(), attempt
         except AgentError as exc:
+            reached = reached or not exc.unreachable
             if not exc.retryable or attempt > policy.retries:
                 if attempt > 1:
-                    raise AgentError(f"{exc} (after {attempt} attempts)", retryable=exc.retryable) from None
+                    raise AgentError(f"{exc} (after {attempt} attempts)", retryable=exc.retryable,
+                                     unreachable=not reached) from None
                 raise
             if exc.retry_after is not None and exc.retry_after > MAX_RETRY_AFTER_S:
                 raise AgentError(f"{exc} — the agent asks to retry after {exc.retry_after:.0f} s, more than the "
