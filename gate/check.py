@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,11 +233,13 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
 
     check_writable(settings.out_dir)  # before any agent call: a run whose reports cannot land is lost
     jobs = plan(selected, config.groups, config.repeats)
+    started = time.monotonic()
     with stop_requests() as stops:  # a stop after the agent calls still ends with every report
         outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s))
         trajectories, verdicts, interrupted = confirm_failures(config, case_set, base, outcome, stops)
         report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
                               notes=notes, stops=stops)
+        report = dataclasses.replace(report, wall_s=time.monotonic() - started)
         paths = write_reports(report, settings.out_dir, trajectories)
     return report, paths
 

@@ -42,6 +42,8 @@ class GateReport:
     excerpts: dict[tuple[str, str, int], str] = field(default_factory=dict)
     """The start of the answer of each failing run, for the reports that show it (JUnit system-out)."""
     context: dict[str, str] = field(default_factory=dict)
+    wall_s: float | None = None
+    """How long the run took, agent calls to judging (JUnit's total time); None when not measured."""
     """Where the gate ran: ``commit`` and ``run_url`` on GitHub Actions."""
 
     def unjudged(self) -> tuple[int, int, int]:

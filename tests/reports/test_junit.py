@@ -129,3 +129,14 @@ def test_known_failures_can_be_reported_as_failures_or_as_passes(mixed_report: G
     assert known.result == []
     assert "known failure: 0 of 5 runs passed in the baseline too: no_sony" in known.system_out
     assert lenient.skipped == 0 and lenient.failures == 4 + 1
+
+
+def test_the_total_time_is_the_run_s_wall_time_not_the_sum_of_concurrent_calls(
+        mixed_report: GateReport, tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    summed = junitparser.JUnitXml.fromfile(str(write(mixed_report, tmp_path)))
+    assert summed.time == 9 * 1.234  # 9 runs of 1234 ms each, when the run's duration is unknown
+    timed = junitparser.JUnitXml.fromfile(str(write(replace(mixed_report, wall_s=2.3456789), tmp_path)))
+    assert timed.time == 2.346
+    assert 'time="2.346"' in (tmp_path / "junit.xml").read_text(encoding="utf-8")
