@@ -236,10 +236,10 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     started = time.monotonic()
     with stop_requests() as stops:  # a stop after the agent calls still ends with every report
         outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s))
-        trajectories, verdicts, interrupted = confirm_failures(config, case_set, base, outcome, stops)
+        trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops)
         report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
                               notes=notes, stops=stops)
-        report = dataclasses.replace(report, wall_s=time.monotonic() - started)
+        report = dataclasses.replace(report, wall_s=time.monotonic() - started, cached=cached)
         paths = write_reports(report, settings.out_dir, trajectories)
     return report, paths
 

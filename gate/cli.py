@@ -119,12 +119,13 @@ def _gate_options(command: Callable[..., None]) -> Callable[..., None]:
 
 
 def _settings(config_path: str | None, baseline_path: str | None, out_dir: str | None, fail_on: str | None,
-              baseline_ref: str | None, shard: str | None = None) -> CheckSettings:
+              baseline_ref: str | None, shard: str | None = None, no_cache: bool = False) -> CheckSettings:
     from gate.check import CheckSettings
-    from gate.config import load_config
+    from gate.config import load_config, without_cache
     from gate.shard import parse_shard
 
     config = load_config(config_path)
+    config = without_cache(config) if no_cache else config
     return CheckSettings(
         config=config,
         baseline=Path(baseline_path) if baseline_path else config.resolve(config.baseline),
@@ -147,15 +148,16 @@ def _finish(report: GateReport, paths: dict[str, Path]) -> NoReturn:
 @main.command("check")
 @_gate_options
 @click.option("--shard", default=None, help="Run only shard K of N (K/N); merge with `gate merge`.")
+@click.option("--no-cache", is_flag=True, help="Ask the agent afresh for every answer, whatever agent.cache says.")
 def check_command(config_path: str | None, baseline_path: str | None, out_dir: str | None,
-                  fail_on: str | None, baseline_ref: str | None, shard: str | None) -> None:
+                  fail_on: str | None, baseline_ref: str | None, shard: str | None, no_cache: bool) -> None:
     """Run the agent on the selected cases, judge, compare with the baseline, enforce, report.
 
     Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error.
     """
     from gate.check import run_check
 
-    _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, shard)))
+    _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, shard, no_cache)))
 
 
 @main.group("baseline")
@@ -280,7 +282,9 @@ def comment_command(body_file: str | None, config_path: str | None, pr: int | No
 @click.option("--out", "out_path", default=None, help="Trajectory file to write (default: <out_dir>/trajectories.jsonl).")
 @click.option("--shard", default=None, help="Run only shard K of N (K/N).")
 @click.option("--cases", "cases_dir", default=None, help="Case directory (default: cases.path of gate.yaml).")
-def run_command(config_path: str | None, out_path: str | None, shard: str | None, cases_dir: str | None) -> None:
+@click.option("--no-cache", is_flag=True, help="Ask the agent afresh for every answer, whatever agent.cache says.")
+def run_command(config_path: str | None, out_path: str | None, shard: str | None, cases_dir: str | None,
+                no_cache: bool) -> None:
     """Only collect trajectories (JSON Lines) of the selected cases, for a later `gate eval`.
 
     Exits 0 once written (failed agent calls are recorded as errors); 130 when interrupted, after
@@ -290,7 +294,7 @@ def run_command(config_path: str | None, out_path: str | None, shard: str | None
     from gate.shard import parse_shard
 
     settings = RunSettings(config=config_path, out=out_path, shard=parse_shard(shard) if shard else None,
-                           cases=cases_dir)
+                           cases=cases_dir, no_cache=no_cache)
     sys.exit(run_collect(settings))
 
 

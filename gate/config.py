@@ -48,9 +48,11 @@ class AgentConfig(_Strict):
     concurrency: int = Field(8, ge=1, le=256)
     timeout_s: float = Field(60.0, gt=0)
     retries: int = Field(3, ge=0, le=10)
-    cache: str | Literal[False] = ".gate-cache"
+    cache: str | Literal[False] = False
+    """A directory for the answer cache (opt-in: ``.gate-cache``), or false."""
     identity: str | None = None
-    """Agent identity (version, prompt hash…) that keys the cache along with each request."""
+    """Agent identity (version, prompt hash…) that keys the cache along with each request; by
+    default derived from the agent's files and the commit under test (gate/runner/identity.py)."""
 
     @field_validator("url")
     @classmethod
@@ -175,6 +177,13 @@ class GateConfig(_Strict):
         """``path`` relative to the config file's directory."""
         p = Path(path)
         return p if p.is_absolute() else self._root / p
+
+
+def without_cache(config: GateConfig) -> GateConfig:
+    """``config`` with the answer cache off (``--no-cache``): every answer is asked afresh."""
+    fresh = config.model_copy(update={"agent": config.agent.model_copy(update={"cache": False})})
+    fresh.__pydantic_private__["_root"] = config.__pydantic_private__["_root"]  # type: ignore[index]
+    return fresh
 
 
 def load_config(path: str | Path | None) -> GateConfig:

@@ -36,9 +36,10 @@ def judged(case_set: CaseSet, outcome: RunOutcome, budget_s: float | None) -> li
 
 
 def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | None,
-                     outcome: RunOutcome, stops: StopRequests | None = None) -> tuple[list[Trajectory], list[RunVerdict], bool]:
-    """The first run's trajectories and verdicts plus those of the confirm reruns, and whether the
-    run was interrupted."""
+                     outcome: RunOutcome, stops: StopRequests | None = None,
+                     ) -> tuple[list[Trajectory], list[RunVerdict], bool, int]:
+    """The first run's trajectories and verdicts plus those of the confirm reruns, whether the
+    run was interrupted, and how many answers came from the cache."""
     cases = case_set.cases
     trajectories = list(outcome.trajectories)
     budget_s = config.judging.budget_s
@@ -46,14 +47,15 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
     settings = config.decision
     stopped = outcome.interrupted or (stops is not None and stops.requested)
     if settings.mode == "point" or not settings.confirm_runs or base is None or stopped:
-        return trajectories, verdicts, stopped
+        return trajectories, verdicts, stopped, outcome.cache_hits
     from gate.outage import unavailable
 
     if unavailable(metrics_mod.compute(cases, verdicts), verdicts, settings) is not None:
-        return trajectories, verdicts, False  # rerunning an agent that is down only costs timeouts
+        return trajectories, verdicts, False, outcome.cache_hits  # rerunning an agent that is down only costs timeouts
     next_run: dict[tuple[str, str], int] = {}
     for t in trajectories:
         next_run[(t.case_id, t.group)] = max(next_run.get((t.case_id, t.group), 0), t.run + 1)
+    cached = outcome.cache_hits
     for done in range(settings.confirm_runs):
         computed = metrics_mod.compute(cases, verdicts)
         comparison = baseline_mod.compare(base, computed, case_set.digest)
@@ -67,6 +69,7 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
         rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s))
         trajectories += rerun.trajectories
         verdicts += judged(case_set, rerun, budget_s)
+        cached += rerun.cache_hits
         if rerun.interrupted:
-            return trajectories, verdicts, True
-    return trajectories, verdicts, False
+            return trajectories, verdicts, True, cached
+    return trajectories, verdicts, False, cached

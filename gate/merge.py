@@ -7,6 +7,7 @@ exactly what one run would have given.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -95,5 +96,7 @@ def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport
                            baseline_ref=settings.baseline_ref)
     base, notes = reference_baseline(merged)
     report = build_report(merged, case_set, trajectories, base=base, interrupted=interrupted, notes=notes)
+    cached = sum(doc.get("cached_answers", 0) for _, doc in documents if isinstance(doc.get("cached_answers", 0), int))
+    report = dataclasses.replace(report, cached=cached)
     paths = write_reports(report, settings.out_dir, trajectories)
     return report, paths

@@ -63,6 +63,14 @@ def context_line(report: GateReport) -> list[str]:
     return [" · ".join(parts), ""] if parts else []
 
 
+def cache_line(report: GateReport) -> list[str]:
+    """A verdict that rests on cached answers says so: they were not asked of this agent build."""
+    if not report.cached:
+        return []
+    return [f"> [!NOTE]\n> {report.cached} of {len(report.verdicts)} answers came from the answer cache, not from "
+            "the agent in this run; `gate check --no-cache` asks it afresh.", ""]
+
+
 def _changes(report: GateReport, dimension: str) -> list[float | None]:
     groups = report.metrics.dimensions.get(dimension, {})
     base = report.comparison.dimensions.get(dimension, {})
@@ -221,7 +229,7 @@ def footer(report: GateReport) -> list[str]:
 def render(report: GateReport, *, with_marker: bool = True) -> str:
     """The comment body; detail sections are dropped from the end until it fits."""
     head = [_marker(), ""] if with_marker else []
-    head += [verdict_line(report), "", *context_line(report)]
+    head += [verdict_line(report), "", *context_line(report), *cache_line(report)]
     sections: list[Callable[[GateReport], list[str]]] = [
         newly_failing_section, lambda r: findings_section(r.findings), moved_section, newly_passing_section,
         full_table_section, consistency_section, failing_section,

@@ -42,6 +42,8 @@ class GateReport:
     excerpts: dict[tuple[str, str, int], str] = field(default_factory=dict)
     """The start of the answer of each failing run, for the reports that show it (JUnit system-out)."""
     context: dict[str, str] = field(default_factory=dict)
+    cached: int = 0
+    """Answers served from the answer cache rather than asked of the agent in this run."""
     wall_s: float | None = None
     """How long the run took, agent calls to judging (JUnit's total time); None when not measured."""
     """Where the gate ran: ``commit`` and ``run_url`` on GitHub Actions."""
@@ -66,6 +68,7 @@ class GateReport:
             "shard": {"k": self.shard[0], "n": self.shard[1]} if self.shard else None,
             "interrupted": self.interrupted,
             "agent_unavailable": self.unavailable,
+            "cached_answers": self.cached,
             "context": self.context,
             "unjudged": dict(zip(("runs_passing_on_rules_only", "judge_only_runs", "rubrics"), self.unjudged(),
                                  strict=True)),

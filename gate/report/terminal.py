@@ -41,7 +41,8 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
                      f"{rubrics} rubrics unjudged (semantic criteria: not decided by rules)")
     decided = f"decisions: {report.decision.mode}" + (f", alpha {report.decision.alpha:g}"
                                                        if report.decision.mode == "confidence" else "")
-    lines += ["", f"gate {verdict}: {len(report.verdicts)} runs judged{reruns} · {decided} · reports in "
+    cached = f" · {report.cached} answers from the cache" if report.cached else ""
+    lines += ["", f"gate {verdict}: {len(report.verdicts)} runs judged{reruns}{cached} · {decided} · reports in "
               + ", ".join(str(p) for p in paths.values())]
     return "\n".join(lines)
 

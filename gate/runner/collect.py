@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from gate.check import select_cases
-from gate.config import load_config
+from gate.config import load_config, without_cache
 from gate.errors import EXIT_INTERRUPTED
 from gate.jobs import plan
 from gate.loader import load_cases
@@ -25,6 +25,7 @@ class RunSettings:
     shard: tuple[int, int] | None = None
     cases: str | None = None
     progress: bool | None = None
+    no_cache: bool = False
 
 
 def summary(outcome: RunOutcome, out: Path) -> str:
@@ -42,6 +43,7 @@ def summary(outcome: RunOutcome, out: Path) -> str:
 def run_collect(settings: RunSettings) -> int:
     """Load, select, run and write; returns the exit code (0, or 130 when interrupted)."""
     config = load_config(settings.config)
+    config = without_cache(config) if settings.no_cache else config
     case_dir = Path(settings.cases) if settings.cases else config.resolve(config.cases.path)
     case_set = load_cases(case_dir)
     chosen = select_cases(config, case_set, settings.shard)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +17,7 @@ from gate.jobs import Job, build_request
 from gate.runner.adapters import build_adapter
 from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory
 from gate.runner.cache import Cache, cache_key
+from gate.runner.identity import agent_identity
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.trajectory import UNREACHABLE, Trajectory
@@ -98,6 +101,11 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
     requests = {job.key: build_request(job) for job in jobs}
     adapter = build_adapter(agent, root, list(requests.values()), policy)
     cache = Cache(root / agent.cache) if agent.cache is not False and adapter.cacheable else None
+    identity = agent_identity(agent, root, os.environ) if cache is not None else None
+    if cache is not None and identity is None:
+        print("gate: warning: the answer cache is keyed without an agent identity, so a changed agent behind "
+              "the same endpoint would be served old answers; set agent.identity (a version or commit)",
+              file=sys.stderr)
     progress = Progress(len(jobs), enabled=show)
     semaphore = asyncio.Semaphore(agent.concurrency)
 
@@ -109,7 +117,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
 
     async def one(job: Job) -> None:
         request = requests[job.key]
-        key = cache_key(agent.identity, adapter.name, adapter.fingerprint(request), request) if cache else None
+        key = cache_key(identity, adapter.name, adapter.fingerprint(request), request) if cache else None
         if cache is not None and key is not None:
             hit = cache.get(key, expect=job.key)
             if hit is not None:
