@@ -25,7 +25,7 @@ def record(config: GateConfig, runs: int) -> tuple[baseline_mod.Baseline, int]:
     """The baseline of ``runs`` fresh runs of every selected job, and the number of runs made."""
     from gate.runner import run_jobs
 
-    case_set = load_cases(config.resolve(config.cases.path))
+    case_set = load_cases(config.resolve(config.cases.path), config.suites)
     selected = select_cases(config, case_set, None)
     jobs = plan(selected, config.groups, config.repeats, times=runs)
     outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s))

@@ -224,7 +224,7 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     from gate.runner import run_jobs
 
     config = settings.config
-    case_set = load_cases(config.resolve(config.cases.path))
+    case_set = load_cases(config.resolve(config.cases.path), config.suites)
     selected = select_cases(config, case_set, settings.shard)
     base, notes = reference_baseline(settings)
     if settings.out_dir.exists() and not settings.out_dir.is_dir():

@@ -80,16 +80,20 @@ def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget
 
 
 @main.command("validate")
-@click.option("--cases", "cases_dir", default="cases", show_default=True, help="Case directory.")
-def validate_command(cases_dir: str) -> None:
-    """Validate every case file and self-test its checkers on its pass/fail examples.
+@click.option("--cases", "cases_dir", default=None, help="Case directory (default: cases.path of gate.yaml, cases).")
+@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml, when present).")
+def validate_command(cases_dir: str | None, config_path: str | None) -> None:
+    """Validate gate.yaml and every case file (suites and dimensions as gate.yaml declares them),
+    and self-test each case's checkers on its pass/fail examples.
 
     Exits 0 when all is well, 1 when an example does not behave as its case says, 2 on a bad file.
     """
+    from gate.config import load_config
     from gate.loader import load_cases
     from gate.validate import check_examples
 
-    case_set = load_cases(Path(cases_dir))
+    config = load_config(config_path)
+    case_set = load_cases(Path(cases_dir) if cases_dir else config.resolve(config.cases.path), config.suites)
     problems = [p for case in case_set.cases.values() for p in check_examples(case)]
     for problem in problems:
         click.echo(f"{problem.path}: {problem.case_id}: {problem.message}")

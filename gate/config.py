@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from gate import yamlio
 from gate.budget import DEFAULT_BUDGET_S
+from gate.case import NAME_PATTERN
 from gate.errors import GateError
 from gate.strictvalues import StrictValues
 
@@ -74,19 +83,15 @@ class AgentConfig(_Strict):
 DimensionLine = Literal["min_a", "min_delta"]
 
 
-def _seed_dimension_lines() -> dict[str, dict[DimensionLine, float]]:
-    return {"B3/AC": {"min_a": 0.60, "min_delta": -0.05}}  # the seed's AC lines
-
-
 class Thresholds(_Strict):
-    """Policy numbers, seed defaults; ``per_dimension`` overrides by dimension key (B3/AC)."""
+    """Policy numbers, seed defaults; ``per_dimension`` overrides by dimension key (``SUITE/DIM``)."""
 
     min_a: float = Field(0.70, ge=0, le=1)
     min_delta: float = Field(0.0, ge=-1, le=1)
     skill_explicit_min_b: float = Field(0.85, ge=0, le=1)
     red_line_delta: float = Field(-0.15, ge=-1, le=0)
     red_line_skill_explicit_b: float = Field(0.75, ge=0, le=1)
-    per_dimension: dict[str, dict[DimensionLine, float]] = Field(default_factory=_seed_dimension_lines)
+    per_dimension: dict[str, dict[DimensionLine, float]] = Field(default_factory=dict)
 
     def min_a_for(self, dimension: str) -> float:
         return self.per_dimension.get(dimension, {}).get("min_a", self.min_a)
@@ -152,9 +157,16 @@ class ReportsConfig(_Strict):
     annotations: AnnotationsConfig = Field(default_factory=AnnotationsConfig)
 
 
+Suites = dict[Annotated[str, StringConstraints(pattern=NAME_PATTERN)],
+              tuple[Annotated[str, StringConstraints(pattern=NAME_PATTERN)], ...] | None]
+
+
 class GateConfig(_Strict):
     """The whole gate.yaml. Relative paths are relative to the file's directory."""
 
+    suites: Suites | None = None
+    """The suites the cases may name, each with its dimensions (none listed: any dimension);
+    unset: any suite. The library names none of its own."""
     cases: CasesConfig = Field(default_factory=CasesConfig)
     agent: AgentConfig = Field(default_factory=lambda: AgentConfig(command=("python", "examples/demo_agent.py")))
     groups: tuple[Literal["A", "B"], ...] = ("A", "B")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,8 +89,21 @@ def digest_files(files: Iterable[tuple[str, bytes]]) -> str:
     return f"sha256:{hasher.hexdigest()}"
 
 
-def load_cases(root: str | Path) -> CaseSet:
-    """Load every case under ``root``; duplicate ids and aggregates of unknown cases are errors."""
+def _check_vocabulary(case: Case, suites: Mapping[str, Sequence[str] | None]) -> None:
+    """A case's suite and dimension must be among those gate.yaml declares."""
+    where = f"{case.path}:{case.line}"
+    if case.suite not in suites:
+        raise GateError(f"suite: '{case.suite}' is not declared in gate.yaml suites (declared: "
+                        f"{', '.join(sorted(suites))}){did_you_mean(case.suite, suites)}", where=where)
+    dimensions = suites[case.suite]
+    if dimensions and case.dimension not in dimensions:
+        raise GateError(f"dimension: '{case.dimension}' is not a dimension of suite {case.suite} in gate.yaml "
+                        f"(declared: {', '.join(dimensions)}){did_you_mean(case.dimension, dimensions)}", where=where)
+
+
+def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | None = None) -> CaseSet:
+    """Load every case under ``root``; duplicate ids, aggregates of unknown cases and (when
+    ``suites`` is given) suites or dimensions gate.yaml does not declare are errors."""
     root = Path(root)
     files = case_files(root)
     if not files:
@@ -102,6 +115,8 @@ def load_cases(root: str | Path) -> CaseSet:
         if case.id in cases:
             raise GateError(f"id: duplicate case id '{case.id}' (also in {cases[case.id].path})",
                             where=f"{path}:{case.line}")
+        if suites is not None:
+            _check_vocabulary(case, suites)
         cases[case.id] = case
         contents.append((path.relative_to(root).as_posix() if path != root else path.name, raw))
     for case in cases.values():

@@ -76,7 +76,7 @@ def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport
     if len(configs) != 1:
         raise GateError("the shards ran with different agents or configs (identity differs)")
     config = settings.config
-    case_set = load_cases(config.resolve(config.cases.path))
+    case_set = load_cases(config.resolve(config.cases.path), config.suites)
     if case_set.digest != digests.pop():
         raise GateError("the case files changed since the shards ran (cases_digest differs from cases/)")
     if json.dumps(identity(config), sort_keys=True) != configs.pop():

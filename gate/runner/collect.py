@@ -45,7 +45,7 @@ def run_collect(settings: RunSettings) -> int:
     config = load_config(settings.config)
     config = without_cache(config) if settings.no_cache else config
     case_dir = Path(settings.cases) if settings.cases else config.resolve(config.cases.path)
-    case_set = load_cases(case_dir)
+    case_set = load_cases(case_dir, config.suites)
     chosen = select_cases(config, case_set, settings.shard)
     jobs = plan(chosen, config.groups, config.repeats)
     out = Path(settings.out) if settings.out else config.resolve(config.out_dir) / "trajectories.jsonl"

@@ -1,0 +1,98 @@
+"""Suites and dimensions are the user's vocabulary: gate.yaml declares them, the library has none."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gate.cli import main
+
+CASE = textwrap.dedent('''\
+    id: {id}
+    suite: {suite}
+    dimension: {dimension}
+    title: 密码重置提示
+    difficulty: easy
+    scoring: auto
+    tags: [golden]
+    input:
+      messages: [{{role: user, content: "忘记密码怎么办？给 3 条建议"}}]
+    groups:
+      A: {{skill_enabled: false}}
+    constraints:
+      - {{id: three, check: items:count, params: {{exact: 3}}}}
+    examples:
+      pass: [{{final_answer: "1. a\\n2. b\\n3. c"}}]
+      fail: [{{final_answer: "1. a", fails: [three]}}]
+''')
+
+AGENT = ("import json, sys\nr = json.load(sys.stdin)\nprint(json.dumps({'case_id': r['case_id'], 'group': r['group'], "
+         "'run': r['run'], 'final_answer': '1. a\\n2. b\\n3. c'}))\n")
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "SUP-01.yaml").write_text(CASE.format(id="SUP-01", suite="SUP", dimension="RESET"),
+                                                    encoding="utf-8")
+    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
+    return tmp_path
+
+
+def _config(project: Path, **extra: object) -> None:
+    config = {"agent": {"adapter": "command", "command": [sys.executable, "agent.py"], "retries": 0},
+              "groups": ["A"], "baseline": "none.json", "out_dir": "out", **extra}
+    (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+
+
+def _gate(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_a_team_s_own_suite_is_reported_under_its_own_names(project: Path) -> None:
+    _config(project)  # no suites declared: any name is accepted
+    code, output = _gate("check")
+    assert code == 0, output
+    assert "SUP/RESET" in output and "B3" not in output
+    document = json.loads((project / "out" / "results.json").read_text(encoding="utf-8"))
+    assert list(document["metrics"]["dimensions"]) == ["SUP/RESET"]
+    assert 'classname="SUP.RESET.A"' in (project / "out" / "junit.xml").read_text(encoding="utf-8")
+    assert "SUP/RESET" in (project / "out" / "comment.md").read_text(encoding="utf-8")
+
+
+def test_declared_suites_refuse_other_names_and_say_which_are_declared(project: Path) -> None:
+    _config(project, suites={"SUPPORT": ["RESET", "BILLING"], "B3": None})
+    code, output = _gate("check")
+    assert code == 2
+    assert "cases/SUP-01.yaml:1: suite: 'SUP' is not declared in gate.yaml suites (declared: B3, SUPPORT)" in output
+    assert not (project / "out").exists()
+    (project / "cases" / "SUP-01.yaml").write_text(CASE.format(id="SUP-01", suite="SUPPORT", dimension="RESTE"),
+                                                   encoding="utf-8")
+    code, output = _gate("validate")
+    assert code == 2
+    assert ("suite SUPPORT in gate.yaml (declared: RESET, BILLING) — did you mean 'RESET'?") in output
+    (project / "cases" / "SUP-01.yaml").write_text(CASE.format(id="SUP-01", suite="B3", dimension="ANY"),
+                                                   encoding="utf-8")
+    assert _gate("validate")[0] == 0  # a suite declared without a list accepts any dimension
+
+
+@pytest.mark.parametrize("name", ["B3 QC", "1X", "", "a" * 40, "x/y"])
+def test_a_suite_name_must_be_a_short_identifier(project: Path, name: str) -> None:
+    (project / "cases" / "SUP-01.yaml").write_text(CASE.format(id="SUP-01", suite=json.dumps(name), dimension="RESET"),
+                                                   encoding="utf-8")
+    code, output = _gate("validate")
+    assert code == 2 and "suite" in output
+
+
+def test_gate_validate_reads_gate_yaml(project: Path) -> None:
+    (project / "gate.yaml").write_text("suites: {SUP: [RESET]}\nthreshholds: {}\n", encoding="utf-8")
+    code, output = _gate("validate")
+    assert code == 2 and "threshholds" in output
