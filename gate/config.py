@@ -53,6 +53,11 @@ class AgentConfig(_Strict):
     skills_dir: str = "skills"
     temperature: float = 0.0
     seed: int | None = None
+    tools: str | tuple[dict[str, Any], ...] = ()
+    """openai adapter: the agent's real tools in OpenAI's format (``{type: function, function: {name,
+    description, parameters}}``), inline or as a JSON/YAML file; all are offered to the model."""
+    tool_default_result: str = '{"status": "ok"}'
+    """openai adapter: what a call to a declared tool that the case does not intercept returns."""
     max_turns: int = Field(8, ge=1)
     concurrency: int = Field(8, ge=1, le=256)
     timeout_s: float = Field(60.0, gt=0)

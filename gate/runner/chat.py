@@ -1,7 +1,10 @@
 """The openai adapter: drive an OpenAI-compatible chat-completions endpoint and its tool loop.
 
 Skills enter as system-prompt text (group B): ``<skills_dir>/<skill>.md`` for each active skill.
-Tools are declared from the case's tool intercepts, and each tool call is answered from them.
+The model is offered the agent's real tools (``agent.tools``: names, descriptions, JSON-Schema
+parameters) plus any tool a case intercepts; a call is answered from the case's intercepts, a
+declared tool without one gets ``agent.tool_default_result`` — so a forbidden tool the case never
+intercepts can still be called, and caught.
 """
 
 from __future__ import annotations
@@ -49,29 +52,75 @@ def load_skills(requests: Iterable[Mapping[str, Any]], skills_dir: Path) -> dict
     return texts
 
 
-def tool_declarations(intercepts: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One function tool per intercepted tool name, with a parameters schema that accepts anything."""
-    names = dict.fromkeys(str(i["tool"]) for i in intercepts)
-    return [
+def tool_declarations(intercepts: Iterable[Mapping[str, Any]],
+                      declared: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+    """The declared tools, then one per intercepted tool not declared (its schema accepts anything)."""
+    tools = [dict(tool) for tool in declared]
+    known = {tool["function"]["name"] for tool in tools}
+    names = [name for name in dict.fromkeys(str(i["tool"]) for i in intercepts) if name not in known]
+    return tools + [
         {"type": "function", "function": {"name": name, "description": f"The {name} tool.", "parameters": _PERMISSIVE}}
         for name in names
     ]
 
 
+def load_tools(tools: str | tuple[dict[str, Any], ...], root: Path) -> list[dict[str, Any]]:
+    """``agent.tools`` read (a file is JSON or YAML) and checked: OpenAI function tools with unique
+    names and valid JSON-Schema parameters. A problem is a GateError before any call."""
+    where = "agent.tools"
+    data: Any = tools
+    if isinstance(tools, str):
+        from gate import yamlio
+
+        path = root / tools
+        where = str(path)
+        if not path.is_file():
+            raise GateError("tools file not found (agent.tools)", where=where)
+        text = yamlio.read_text(path)
+        data = yamlio.load(path, text)
+    if not isinstance(data, (list, tuple)):
+        raise GateError("tools must be a list of OpenAI function tools", where=where)
+    import jsonschema
+
+    found: list[dict[str, Any]] = []
+    for index, tool in enumerate(data):
+        function: Any = tool.get("function") if isinstance(tool, dict) else None
+        name = function.get("name") if isinstance(function, dict) else None
+        if not isinstance(function, dict) or tool.get("type", "function") != "function" or not isinstance(name, str) \
+                or not name:
+            raise GateError(f"tools[{index}]: expected {{type: function, function: {{name, description, parameters}}}}",
+                            where=where)
+        parameters = function.get("parameters", _PERMISSIVE)
+        try:
+            jsonschema.Draft202012Validator.check_schema(parameters)
+        except jsonschema.SchemaError as exc:
+            raise GateError(f"tools[{index}] ({name}): parameters is not a valid JSON Schema: {exc.message}",
+                            where=where) from None
+        if any(t["function"]["name"] == name for t in found):
+            raise GateError(f"tools[{index}]: tool '{name}' is declared twice", where=where)
+        found.append({"type": "function", "function": {**function, "parameters": parameters}})
+    return found
+
+
 class _Intercepts:
     """Answers tool calls: the n-th call of a tool gets its n-th intercept, then the last again."""
 
-    def __init__(self, intercepts: Iterable[Mapping[str, Any]]) -> None:
+    def __init__(self, intercepts: Iterable[Mapping[str, Any]], declared: Iterable[str] = (),
+                 default_result: str = "") -> None:
         self._by_name: dict[str, list[Mapping[str, Any]]] = {}
         for intercept in intercepts:
             self._by_name.setdefault(str(intercept["tool"]), []).append(intercept)
+        self._declared = set(declared)
+        self._default = default_result
         self._used: dict[str, int] = {}
 
     def answer(self, name: str) -> tuple[str, bool]:
         """The result text and is_error flag for a call of ``name``."""
         options = self._by_name.get(name)
+        if not options and name in self._declared:
+            return self._default, False  # a real tool the case does not script
         if not options:
-            known = ", ".join(sorted(self._by_name)) or "none"
+            known = ", ".join(sorted(self._by_name.keys() | self._declared)) or "none"
             return f"error: unknown tool '{name}'; available tools: {known}", True
         index = min(self._used.get(name, 0), len(options) - 1)
         self._used[name] = self._used.get(name, 0) + 1
@@ -94,6 +143,7 @@ class ChatAdapter:
         self._url = endpoint_url(agent.url)
         check_url(self._url)
         self._skills = load_skills(requests, root / agent.skills_dir)
+        self._tools = load_tools(agent.tools, root)
         self._policy = policy
         self._client = new_client(agent.timeout_s, agent.concurrency)
 
@@ -107,8 +157,10 @@ class ChatAdapter:
     def fingerprint(self, request: dict[str, Any]) -> Any:
         agent = self._agent
         system = hashlib.sha256(self.system_prompt(request).encode("utf-8")).hexdigest()
+        tools = hashlib.sha256(json.dumps([self._tools, agent.tool_default_result], sort_keys=True,
+                                          ensure_ascii=False).encode("utf-8")).hexdigest()
         return {"url": self._url, "model": agent.model, "temperature": agent.temperature, "seed": agent.seed,
-                "max_turns": agent.max_turns, "system": system}
+                "max_turns": agent.max_turns, "system": system, "tools": tools}
 
     def _headers(self) -> dict[str, str]:
         headers = headers_mod.expand(self._agent.headers)
@@ -122,8 +174,9 @@ class ChatAdapter:
         system = self.system_prompt(request)
         transcript: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
         transcript += [dict(m) for m in request["messages"]]
-        tools = tool_declarations(request.get("tool_intercepts", ()))
-        intercepts = _Intercepts(request.get("tool_intercepts", ()))
+        tools = tool_declarations(request.get("tool_intercepts", ()), self._tools)
+        intercepts = _Intercepts(request.get("tool_intercepts", ()), (t["function"]["name"] for t in self._tools),
+                                 agent.tool_default_result)
         calls: list[dict[str, Any]] = []
         usage: dict[str, int] = {}
         answer = ""
