@@ -36,12 +36,18 @@ def test_just_below_seventy_percent_is_an_error() -> None:
     assert found[0].value == 0.69 and found[0].threshold == 0.70
 
 
+SEED_AC = Thresholds(per_dimension={"B3/AC": {"min_a": 0.60, "min_delta": -0.05}})  # as gate.yaml states them
+
+
 def test_adversarial_dimension_has_its_own_lines() -> None:
     # AC: A ≥ 60% and B − A ≥ −5%: 12/20 = 60% and a −5 point delta both hold.
     a, b = group(12, 20), group(11, 20)
-    assert dimension_findings("B3/AC", {"A": a, "B": b}, delta(a, b), Thresholds()) == []
+    assert dimension_findings("B3/AC", {"A": a, "B": b}, delta(a, b), SEED_AC) == []
     b = group(10, 20)  # −10 points: below AC's −5% line, above the red line
-    assert rules(dimension_findings("B3/AC", {"A": a, "B": b}, delta(a, b), Thresholds())) == [("error", "min-delta")]
+    assert rules(dimension_findings("B3/AC", {"A": a, "B": b}, delta(a, b), SEED_AC)) == [("error", "min-delta")]
+    # the library knows no dimension of its own: without the lines, AC is held to the general ones
+    assert rules(dimension_findings("B3/AC", {"A": a, "B": b}, delta(a, b), Thresholds())) == [
+        ("error", "min-a"), ("error", "min-delta")]
 
 
 def test_negative_delta_fails_other_dimensions() -> None:
