@@ -17,5 +17,26 @@ def test_checker_table_matches_the_registry() -> None:
 
 def test_readme_starts_with_the_two_commands() -> None:
     blocks = README.read_text(encoding="utf-8").split("```bash\n")[1:3]
-    assert "gate check" in blocks[0] and "pip install -e '.[test]'" in blocks[0]
-    assert "pytest" in blocks[1]
+    # the main job installs only what it needs; the test extra comes with the tests
+    assert "gate check" in blocks[0] and "pip install -e . " in blocks[0] and "[test]" not in blocks[0]
+    assert "pip install -e '.[test]'" in blocks[1] and "pytest" in blocks[1]
+
+
+def test_the_pre_commit_hook_manifest_is_valid() -> None:
+    from pre_commit.clientlib import load_manifest
+
+    (hook,) = load_manifest(str(README.parent / ".pre-commit-hooks.yaml"))
+    assert hook["id"] == "gate-validate" and hook["entry"] == "gate validate" and hook["pass_filenames"] is False
+
+
+def test_the_version_has_one_source() -> None:
+    import pytest
+
+    import gate
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    project = tomllib.loads((README.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["dynamic"] == ["version"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "gate.__version__"}
+    assert f"## {gate.__version__}" in (README.parent / "CHANGELOG.md").read_text(encoding="utf-8")
