@@ -84,16 +84,33 @@ def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget
 @click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml, when present).")
 def validate_command(cases_dir: str | None, config_path: str | None) -> None:
     """Validate gate.yaml and every case file (suites and dimensions as gate.yaml declares them),
-    and self-test each case's checkers on its pass/fail examples.
+    and self-test each case's checkers on its pass/fail examples. Every problem in every file is
+    reported in one run.
 
     Exits 0 when all is well, 1 when an example does not behave as its case says, 2 on a bad file.
     """
-    from gate.config import load_config
+    from gate.config import load_config, salvage_config
+    from gate.errors import GateErrors
     from gate.loader import load_cases
     from gate.validate import check_examples
 
-    config = load_config(config_path)
-    case_set = load_cases(Path(cases_dir) if cases_dir else config.resolve(config.cases.path), config.suites)
+    unusable: list[GateError] = []
+    try:
+        config = load_config(config_path)
+    except GateError as exc:
+        unusable += exc.problems if isinstance(exc, GateErrors) else [exc]
+        config = salvage_config(config_path)  # the case files are still worth checking
+    try:
+        case_set = load_cases(Path(cases_dir) if cases_dir else config.resolve(config.cases.path), config.suites,
+                              every_problem=True)
+    except GateError as exc:
+        unusable += exc.problems if isinstance(exc, GateErrors) else [exc]
+    if unusable:
+        for error in unusable:
+            click.echo(f"gate: error: {error}", err=True)
+        files = {(e.where or "").rsplit(":", 1)[0] for e in unusable}
+        click.echo(f"{len(unusable)} problem(s) in {len(files)} file(s)", err=True)
+        sys.exit(2)
     problems = [p for case in case_set.cases.values() for p in check_examples(case)]
     for problem in problems:
         click.echo(f"{problem.path}: {problem.case_id}: {problem.message}")

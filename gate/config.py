@@ -203,6 +203,26 @@ def without_cache(config: GateConfig) -> GateConfig:
     return fresh
 
 
+def salvage_config(path: str | Path | None) -> GateConfig:
+    """What can still be used of a gate.yaml that does not validate: its ``suites`` and ``cases``
+    when those parts are valid on their own (so `gate validate` checks the case files against
+    them), else the defaults."""
+    chosen = Path(path or DEFAULT_CONFIG)
+    try:
+        data = yamlio.load(chosen, yamlio.read_text(chosen))
+    except (GateError, OSError):
+        return GateConfig()
+    parts = {key: data[key] for key in ("suites", "cases") if isinstance(data, dict) and key in data}
+    for keep in (parts, {k: v for k, v in parts.items() if k == "suites"}, {k: v for k, v in parts.items() if k == "cases"}):
+        try:
+            config = GateConfig.model_validate(keep)
+        except ValidationError:
+            continue
+        config.__pydantic_private__["_root"] = chosen.resolve().parent  # type: ignore[index]
+        return config
+    return GateConfig()
+
+
 def load_config(path: str | Path | None) -> GateConfig:
     """Read gate.yaml; a missing default file means all defaults, a missing named file is an error."""
     chosen = Path(path or DEFAULT_CONFIG)
@@ -217,6 +237,6 @@ def load_config(path: str | Path | None) -> GateConfig:
     try:
         config = GateConfig.model_validate(data)
     except ValidationError as exc:
-        raise yamlio.validation_error(chosen, text, exc) from None
+        raise yamlio.validation_error(chosen, text, exc, keys=yamlio.model_keys(GateConfig)) from None
     config.__pydantic_private__["_root"] = chosen.resolve().parent  # type: ignore[index]
     return config

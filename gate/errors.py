@@ -27,6 +27,14 @@ class GateError(Exception):
         super().__init__(f"{where}: {message}" if where else message)
 
 
+class GateErrors(GateError):
+    """Several problems at once (``gate validate`` reports every one, not only the first)."""
+
+    def __init__(self, problems: list[GateError]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
 def did_you_mean(name: str, choices: Iterable[str]) -> str:
     """A ' — did you mean 'x'?' suffix for the closest choice, or nothing."""
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)

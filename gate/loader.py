@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -12,7 +13,7 @@ from pydantic import ValidationError
 from gate import yamlio
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
-from gate.errors import GateError, did_you_mean
+from gate.errors import GateError, GateErrors, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,11 @@ def _check_constraint(constraint: Constraint, path: Path, text: str, loc: list[i
         _check_constraint(child, path, text, child_loc)
 
 
+@lru_cache(maxsize=1)
+def _case_keys() -> frozenset[str]:
+    return frozenset(yamlio.model_keys(Case))
+
+
 def _load(path: Path) -> tuple[Case, bytes]:
     """One case file, its schema and every checker's parameters validated; and its bytes."""
     raw, text = yamlio.read_bytes(path)
@@ -62,7 +68,7 @@ def _load(path: Path) -> tuple[Case, bytes]:
     try:
         case = Case.model_validate(data)
     except ValidationError as exc:
-        raise yamlio.validation_error(path, text, exc) from None
+        raise yamlio.validation_error(path, text, exc, keys=_case_keys()) from None
     line = yamlio.line_of(text, ["id"]) or 1
     if path.stem != case.id:
         raise GateError(f"id: '{case.id}' must match the file name '{path.stem}'", where=f"{path}:{line}")
@@ -101,27 +107,43 @@ def _check_vocabulary(case: Case, suites: Mapping[str, Sequence[str] | None]) ->
                         f"(declared: {', '.join(dimensions)}){did_you_mean(case.dimension, dimensions)}", where=where)
 
 
-def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | None = None) -> CaseSet:
+def _problems(error: GateError) -> list[GateError]:
+    return error.problems if isinstance(error, GateErrors) else [error]
+
+
+def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | None = None, *,
+               every_problem: bool = False) -> CaseSet:
     """Load every case under ``root``; duplicate ids, aggregates of unknown cases and (when
-    ``suites`` is given) suites or dimensions gate.yaml does not declare are errors."""
+    ``suites`` is given) suites or dimensions gate.yaml does not declare are errors. With
+    ``every_problem``, every file is read and all their problems are raised together
+    (:class:`GateErrors`), each naming its file and line."""
     root = Path(root)
     files = case_files(root)
     if not files:
         raise GateError("no case files (*.yaml) found", where=str(root))
     cases: dict[str, Case] = {}
     contents: list[tuple[str, bytes]] = []
+    found: list[GateError] = []
     for path in files:
-        case, raw = _load(path)  # each file is read once: for the case and for the digest
-        if case.id in cases:
-            raise GateError(f"id: duplicate case id '{case.id}' (also in {cases[case.id].path})",
-                            where=f"{path}:{case.line}")
-        if suites is not None:
-            _check_vocabulary(case, suites)
+        try:
+            case, raw = _load(path)  # each file is read once: for the case and for the digest
+            if case.id in cases:
+                raise GateError(f"id: duplicate case id '{case.id}' (also in {cases[case.id].path})",
+                                where=f"{path}:{case.line}")
+            if suites is not None:
+                _check_vocabulary(case, suites)
+        except GateError as exc:
+            if not every_problem:
+                raise
+            found += _problems(exc)
+            continue
         cases[case.id] = case
         contents.append((path.relative_to(root).as_posix() if path != root else path.name, raw))
     for case in cases.values():
         for other in case.aggregate:
             if other not in cases:
-                raise GateError(f"aggregate: unknown case '{other}'{did_you_mean(other, cases)}", where=case.path)
+                found.append(GateError(f"aggregate: unknown case '{other}'{did_you_mean(other, cases)}", where=case.path))
+    if found:
+        raise GateErrors(found) if every_problem else found[0]
     ordered = dict(sorted(cases.items()))
     return CaseSet(ordered, digest_files(contents), root)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import codecs
-from collections.abc import Sequence
+import typing
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from gate.errors import GateError
+from gate.errors import GateError, GateErrors, did_you_mean
 from gate.yamlsafe import RefusedYaml, StrictLoader
 
 # Built on the C loader where PyYAML has it: several times faster on a large case set.
@@ -96,13 +97,47 @@ def _message(error: Any) -> str:
     return message.removeprefix("Value error, ")
 
 
-def validation_error(path: Path, text: str, exc: ValidationError, prefix: Sequence[int | str] = ()) -> GateError:
-    """The first error of ``exc`` as a GateError naming file, line and field path (+ how many more)."""
-    errors = exc.errors(include_url=False)
-    first = errors[0]
-    loc = [*prefix, *first["loc"]]
+def _one(path: Path, text: str, error: Any, prefix: Sequence[int | str], keys: Iterable[str]) -> GateError:
+    loc = [*prefix, *error["loc"]]
     loc_clean = [p for p in loc if not (isinstance(p, str) and p.startswith("function-"))]
     line = line_of(text, loc_clean)
     where = f"{path}:{line}" if line else str(path)
-    more = f" (+{len(errors) - 1} more error(s))" if len(errors) > 1 else ""
-    return GateError(f"{dotted(loc_clean)}: {_message(first)}{more}", where=where)
+    hint = ""
+    if error.get("type") == "extra_forbidden" and loc_clean and isinstance(loc_clean[-1], str):
+        hint = did_you_mean(loc_clean[-1], keys)  # a misspelt key: name the one it resembles
+    return GateError(f"{dotted(loc_clean)}: {_message(error)}{hint}", where=where)
+
+
+def validation_error(path: Path, text: str, exc: ValidationError, prefix: Sequence[int | str] = (),
+                     keys: Iterable[str] = ()) -> GateError:
+    """The first error of ``exc`` as a GateError naming file, line and field path (+ how many more);
+    with every error (``GateErrors.problems``) for a caller that reports them all."""
+    errors = exc.errors(include_url=False)
+    known = sorted(set(keys))
+    problems = [_one(path, text, error, prefix, known) for error in errors]
+    if len(problems) == 1:
+        return problems[0]
+    first = problems[0]
+    more = GateErrors(problems)
+    more.args = (f"{first} (+{len(errors) - 1} more error(s))",)
+    more.where = first.where
+    return more
+
+
+def model_keys(model: type[BaseModel]) -> set[str]:
+    """Every field name of ``model`` and of the models it nests: the vocabulary for did-you-mean."""
+    found: set[str] = set()
+    pending: list[Any] = [model]
+    seen: set[Any] = set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            for name, field in current.model_fields.items():
+                found.add(field.alias or name)
+                pending.append(field.annotation)
+        for argument in typing.get_args(current):
+            pending.append(argument)
+    return found

@@ -96,3 +96,29 @@ def test_gate_validate_reads_gate_yaml(project: Path) -> None:
     (project / "gate.yaml").write_text("suites: {SUP: [RESET]}\nthreshholds: {}\n", encoding="utf-8")
     code, output = _gate("validate")
     assert code == 2 and "threshholds" in output
+
+
+def test_gate_validate_reports_every_problem_in_every_file_at_once(project: Path) -> None:
+    broken = CASE.format(id="SUP-01", suite="SUP", dimension="RESET").replace("title:", "titel:")
+    (project / "cases" / "SUP-01.yaml").write_text(broken, encoding="utf-8")
+    other = CASE.format(id="SUP-02", suite="SUP", dimension="RESET").replace("items:count", "items:cuont")
+    (project / "cases" / "SUP-02.yaml").write_text(other, encoding="utf-8")
+    (project / "cases" / "SUP-03.yaml").write_text(CASE.format(id="SUP-03", suite="SUPP", dimension="RESET"),
+                                                   encoding="utf-8")
+    (project / "gate.yaml").write_text("suites: {SUP: [RESET]}\nthreshholds: {}\ngroups: [A, C]\n", encoding="utf-8")
+    code, output = _gate("validate")
+    assert code == 2
+    lines = [line.replace(f"{project}/", "") for line in output.splitlines() if line.startswith("gate: error:")]
+    assert lines == [
+        "gate: error: gate.yaml:3: groups[1]: Input should be 'A' or 'B'",
+        "gate: error: gate.yaml:2: threshholds: Extra inputs are not permitted — did you mean 'thresholds'?",
+        "gate: error: cases/SUP-01.yaml:1: title: Field required",
+        "gate: error: cases/SUP-01.yaml:4: titel: Extra inputs are not permitted — did you mean 'title'?",
+        "gate: error: cases/SUP-02.yaml:13: constraints[0].check: unknown checker 'items:cuont' — did you mean "
+        "'items:count'?",
+        "gate: error: cases/SUP-03.yaml:1: suite: 'SUPP' is not declared in gate.yaml suites (declared: SUP) — did "
+        "you mean 'SUP'?",
+    ]
+    assert "6 problem(s) in 4 file(s)" in output
+    code, output = _gate("check")  # the other commands stop at the first problem, as before
+    assert code == 2 and output.count("gate: error:") == 1
