@@ -298,6 +298,18 @@ def comment_command(body_file: str | None, config_path: str | None, pr: int | No
 
 
 
+@main.command("schema")
+@click.argument("name", type=click.Choice(["case", "config", "results"]))
+def schema_command(name: str) -> None:
+    """Print the JSON Schema of a case file, gate.yaml or results.json (generated from the models;
+    the case schema types each checker's params). The repository keeps copies under schemas/."""
+    import json
+
+    from gate.schemas import schema
+
+    click.echo(json.dumps(schema(name), indent=2, ensure_ascii=False, sort_keys=True))
+
+
 @main.command("run")
 @click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
 @click.option("--out", "out_path", default=None, help="Trajectory file to write (default: <out_dir>/trajectories.jsonl).")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import junitparser
 import pytest
 from click.testing import CliRunner
@@ -41,6 +42,8 @@ def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> 
     assert {p.name for p in tmp_path.iterdir()} >= {"results.json", "junit.xml", "comment.md"}
     document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert document["baseline"]["present"] and not document["baseline"]["stale"]
+    from gate.schemas import schema  # the published results.json schema reads the demo's file
+    jsonschema.Draft202012Validator(schema("results")).validate(document)
     assert document["baseline"]["newly_failing"] == []
     # green means green: the six honest failures are known since the baseline, not JUnit failures
     xml = junitparser.JUnitXml.fromfile(str(tmp_path / "junit.xml"))

@@ -1,0 +1,88 @@
+"""JSON Schemas generated from the models: case files, gate.yaml and results.json.
+
+The case schema types each checker's parameters (an editor completes ``params`` once ``check`` is
+chosen); the committed copies under ``gate/data/`` are what the repository's YAML files point at
+(``# yaml-language-server: $schema=…``) and what CI validates them with (check-jsonschema).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gate.verdict import RunVerdict
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+NAMES = ("case", "config", "results")
+
+
+def _rebased(node: Any, prefix: str) -> Any:
+    """``node`` with every local ``$ref`` pointing at ``prefix``-named definitions."""
+    if isinstance(node, dict):
+        return {key: (f"#/$defs/{prefix}{value.removeprefix('#/$defs/')}" if key == "$ref" and isinstance(value, str)
+                      else _rebased(value, prefix)) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_rebased(item, prefix) for item in node]
+    return node
+
+
+def case_schema() -> dict[str, Any]:
+    """A case file: the Case model, with ``check`` one of the registered ids and ``params`` typed
+    by that checker's own parameter model."""
+    from gate.case import Case
+    from gate.checkers import REGISTRY
+
+    schema = Case.model_json_schema(by_alias=True)
+    defs = schema.setdefault("$defs", {})
+    constraint = defs["Constraint"]
+    constraint["properties"]["check"] = {"anyOf": [{"enum": sorted(REGISTRY)}, {"type": "null"}],
+                                         "description": "A registered checker id (see `gate checkers`)."}
+    branches = []
+    for check_id, checker in sorted(REGISTRY.items()):
+        prefix = "".join(part.title() for part in check_id.replace(":", "_").split("_")) + "_"
+        params = _rebased(checker.params.model_json_schema(), prefix)
+        for name, definition in params.pop("$defs", {}).items():
+            defs[f"{prefix}{name}"] = definition
+        params.pop("title", None)
+        branches.append({"if": {"properties": {"check": {"const": check_id}}, "required": ["check"]},
+                         "then": {"properties": {"params": params}}})
+    constraint["allOf"] = branches
+    return {"$schema": DRAFT, "title": "agent-gate case file", **schema}
+
+
+def config_schema() -> dict[str, Any]:
+    """gate.yaml."""
+    from gate.config import GateConfig
+
+    return {"$schema": DRAFT, "title": "agent-gate gate.yaml", **GateConfig.model_json_schema(by_alias=True)}
+
+
+class _Finding(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    level: str
+    rule: str
+    message: str
+
+
+class _Results(BaseModel):
+    """results.json (``gate.results/v1``): the contract keys; later additions are allowed."""
+
+    model_config = ConfigDict(extra="allow")
+
+    schema_: str = Field(alias="schema", pattern=r"^gate\.results/v\d+$")
+    cases_digest: str
+    passed: bool
+    results: list[RunVerdict]
+    metrics: dict[str, Any]
+    findings: list[_Finding]
+
+
+def results_schema() -> dict[str, Any]:
+    """results.json as `gate check`, `gate merge` and `gate eval --json` write it."""
+    return {"$schema": DRAFT, "title": "agent-gate results.json", **_Results.model_json_schema(by_alias=True)}
+
+
+def schema(name: str) -> dict[str, Any]:
+    return {"case": case_schema, "config": config_schema, "results": results_schema}[name]()
