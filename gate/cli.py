@@ -298,6 +298,23 @@ def comment_command(body_file: str | None, config_path: str | None, pr: int | No
 
 
 
+@main.command("init")
+@click.option("--adapter", type=click.Choice(["command", "python", "http", "openai"]), default="command",
+              show_default=True, help="How the gate will call your agent.")
+@click.option("--dir", "directory", default=".", show_default=True, help="Where to write the scaffold.")
+def init_command(adapter: str, directory: str) -> None:
+    """Write a starting point: gate.yaml (commented), one case with pass/fail examples, a starter
+    agent for the adapter, a workflow, schemas for editors, .gitignore entries. Refuses to
+    overwrite an existing file (exit 2, nothing written)."""
+    from gate.scaffold import init
+
+    target = Path(directory)
+    for path in init(target, adapter):
+        click.echo(f"wrote {path}")
+    start = {"http": "python agent_server.py &  # then: ", "openai": "export OPENAI_API_KEY=…  # then: "}.get(adapter, "")
+    click.echo(f"next: {start}gate validate && gate check   (in {target})")
+
+
 @main.command("schema")
 @click.argument("name", type=click.Choice(["case", "config", "results"]))
 def schema_command(name: str) -> None:
