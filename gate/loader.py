@@ -46,7 +46,8 @@ def _check_constraint(constraint: Constraint, path: Path, text: str, loc: list[i
         try:
             parsed = checker.params.model_validate(constraint.params)
         except ValidationError as exc:
-            raise yamlio.validation_error(path, text, exc, [*loc, "params"]) from None
+            raise yamlio.validation_error(path, text, exc, [*loc, "params"],
+                                          keys=yamlio.model_keys(checker.params)) from None
         constraint.__pydantic_private__["_parsed"] = parsed  # type: ignore[index]  # parsed once, before anything runs
     key = {"all_of": "all_of", "any_of": "any_of", "not": "not"}.get(constraint.kind)
     for index, child in enumerate(constraint.children):

@@ -122,3 +122,11 @@ def test_gate_validate_reports_every_problem_in_every_file_at_once(project: Path
     assert "6 problem(s) in 4 file(s)" in output
     code, output = _gate("check")  # the other commands stop at the first problem, as before
     assert code == 2 and output.count("gate: error:") == 1
+
+
+def test_a_misspelt_checker_parameter_names_the_one_it_resembles(project: Path) -> None:
+    case = CASE.format(id="SUP-01", suite="SUP", dimension="RESET").replace("{exact: 3}", "{exat: 3}")
+    (project / "cases" / "SUP-01.yaml").write_text(case, encoding="utf-8")
+    code, output = _gate("validate")
+    assert code == 2
+    assert "constraints[0].params.exat: Extra inputs are not permitted — did you mean 'exact'?" in output
