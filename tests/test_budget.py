@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from casefiles import case_yaml
 from click.testing import CliRunner
 
 from gate import budget as budget_mod
@@ -123,26 +124,9 @@ def test_a_megabyte_of_dense_markup_ends_within_its_budget() -> None:
     assert "(answer of 1,000,000 bytes)" in verdict.constraints[0].detail
 
 
-CASE_FILE = textwrap.dedent('''\
-    id: B3-QC-01
-    suite: B3
-    dimension: QC
-    title: t
-    difficulty: easy
-    scoring: auto
-    tags: [golden]
-    input:
-      messages: [{role: user, content: "推荐 3 款"}]
-    groups:
-      A: {skill_enabled: false}
-    repeats: 3
-    constraints:
-      - {id: three, check: items:count, params: {exact: 3}}
-      - {id: no_sony, check: terms:forbidden, params: {groups: [sony]}}
-    examples:
-      pass: [{final_answer: "1. a\\n2. b\\n3. c"}]
-      fail: [{final_answer: "1. a", fails: [three]}]
-''')
+CASE_FILE = case_yaml(["{id: three, check: items:count, params: {exact: 3}}",
+                       "{id: no_sony, check: terms:forbidden, params: {groups: [sony]}}"],
+                      ["1. a\n2. b\n3. c"], [("1. a", ["three"])], extra="repeats: 3")
 
 # Answers with 1.5 MB of nested brackets: seconds of Markdown parsing, whatever the request.
 HOSTILE_AGENT = textwrap.dedent('''\

@@ -5,33 +5,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from casefiles import case_yaml
 from click.testing import CliRunner
 
 from gate.cli import main
 from gate.records import parse_line, write_trajectories
 
-CASE = textwrap.dedent('''\
-    id: B3-QC-01
-    suite: B3
-    dimension: QC
-    title: t
-    difficulty: easy
-    scoring: auto
-    tags: [golden]
-    input:
-      messages: [{role: user, content: "推荐 3 款"}]
-    groups:
-      A: {skill_enabled: false}
-    constraints:
-      - {id: count, check: items:count, params: {exact: 3}}
-    examples:
-      pass: [{final_answer: "1. a\\n2. b\\n3. c"}]
-      fail: [{final_answer: "1. a", fails: [count]}]
-''')
+CASE = case_yaml(["{id: count, check: items:count, params: {exact: 3}}"], ["1. a\n2. b\n3. c"], [("1. a", ["count"])])
 
 
 @pytest.fixture

@@ -21,29 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from casefiles import case_yaml
 from click.testing import CliRunner
 
 from gate.cli import main
 
-CASE = textwrap.dedent('''\
-    id: B3-QC-01
-    suite: B3
-    dimension: QC
-    title: t
-    difficulty: easy
-    scoring: auto
-    tags: [golden]
-    input:
-      messages: [{role: user, content: "推荐 1 款，别提索尼"}]
-    groups:
-      A: {skill_enabled: false}
-    constraints:
-      - {id: one, check: items:count, params: {exact: 1}}
-      - {id: no_sony, check: terms:forbidden, params: {groups: [sony]}}
-    examples:
-      pass: [{final_answer: "1. a"}]
-      fail: [{final_answer: "", fails: [one]}]
-''')
+CASE = case_yaml(["{id: one, check: items:count, params: {exact: 1}}",
+                  "{id: no_sony, check: terms:forbidden, params: {groups: [sony]}}"],
+                 ["1. a"], [("", ["one"])], prompt="推荐 1 款，别提索尼")
 
 # An agent that runs the code named by its first argument with `request` bound, then prints ANSWER.
 AGENT = textwrap.dedent('''\

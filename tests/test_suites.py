@@ -4,32 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from casefiles import case_yaml
 from click.testing import CliRunner
 
 from gate.cli import main
 
-CASE = textwrap.dedent('''\
-    id: {id}
-    suite: {suite}
-    dimension: {dimension}
-    title: 密码重置提示
-    difficulty: easy
-    scoring: auto
-    tags: [golden]
-    input:
-      messages: [{{role: user, content: "忘记密码怎么办？给 3 条建议"}}]
-    groups:
-      A: {{skill_enabled: false}}
-    constraints:
-      - {{id: three, check: items:count, params: {{exact: 3}}}}
-    examples:
-      pass: [{{final_answer: "1. a\\n2. b\\n3. c"}}]
-      fail: [{{final_answer: "1. a", fails: [three]}}]
-''')
+
+def _case(case_id: str, suite: str, dimension: str) -> str:
+    return case_yaml(["{id: three, check: items:count, params: {exact: 3}}"], ["1. a\n2. b\n3. c"], [("1. a", ["three"])],
+                     case_id=case_id, suite=suite, dimension=dimension, prompt="忘记密码怎么办？给 3 条建议")
 
 AGENT = ("import json, sys\nr = json.load(sys.stdin)\nprint(json.dumps({'case_id': r['case_id'], 'group': r['group'], "
          "'run': r['run'], 'final_answer': '1. a\\n2. b\\n3. c'}))\n")
@@ -40,7 +26,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     (tmp_path / "cases").mkdir()
-    (tmp_path / "cases" / "SUP-01.yaml").write_text(CASE.format(id="SUP-01", suite="SUP", dimension="RESET"),
+    (tmp_path / "cases" / "SUP-01.yaml").write_text(_case("SUP-01", "SUP", "RESET"),
                                                     encoding="utf-8")
     (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
     return tmp_path
@@ -74,19 +60,19 @@ def test_declared_suites_refuse_other_names_and_say_which_are_declared(project: 
     assert code == 2
     assert "cases/SUP-01.yaml:1: suite: 'SUP' is not declared in gate.yaml suites (declared: B3, SUPPORT)" in output
     assert not (project / "out").exists()
-    (project / "cases" / "SUP-01.yaml").write_text(CASE.format(id="SUP-01", suite="SUPPORT", dimension="RESTE"),
+    (project / "cases" / "SUP-01.yaml").write_text(_case("SUP-01", "SUPPORT", "RESTE"),
                                                    encoding="utf-8")
     code, output = _gate("validate")
     assert code == 2
     assert ("suite SUPPORT in gate.yaml (declared: RESET, BILLING) — did you mean 'RESET'?") in output
-    (project / "cases" / "SUP-01.yaml").write_text(CASE.format(id="SUP-01", suite="B3", dimension="ANY"),
+    (project / "cases" / "SUP-01.yaml").write_text(_case("SUP-01", "B3", "ANY"),
                                                    encoding="utf-8")
     assert _gate("validate")[0] == 0  # a suite declared without a list accepts any dimension
 
 
 @pytest.mark.parametrize("name", ["B3 QC", "1X", "", "a" * 40, "x/y"])
 def test_a_suite_name_must_be_a_short_identifier(project: Path, name: str) -> None:
-    (project / "cases" / "SUP-01.yaml").write_text(CASE.format(id="SUP-01", suite=json.dumps(name), dimension="RESET"),
+    (project / "cases" / "SUP-01.yaml").write_text(_case("SUP-01", json.dumps(name), "RESET"),
                                                    encoding="utf-8")
     code, output = _gate("validate")
     assert code == 2 and "suite" in output
@@ -99,11 +85,11 @@ def test_gate_validate_reads_gate_yaml(project: Path) -> None:
 
 
 def test_gate_validate_reports_every_problem_in_every_file_at_once(project: Path) -> None:
-    broken = CASE.format(id="SUP-01", suite="SUP", dimension="RESET").replace("title:", "titel:")
+    broken = _case("SUP-01", "SUP", "RESET").replace("title:", "titel:")
     (project / "cases" / "SUP-01.yaml").write_text(broken, encoding="utf-8")
-    other = CASE.format(id="SUP-02", suite="SUP", dimension="RESET").replace("items:count", "items:cuont")
+    other = _case("SUP-02", "SUP", "RESET").replace("items:count", "items:cuont")
     (project / "cases" / "SUP-02.yaml").write_text(other, encoding="utf-8")
-    (project / "cases" / "SUP-03.yaml").write_text(CASE.format(id="SUP-03", suite="SUPP", dimension="RESET"),
+    (project / "cases" / "SUP-03.yaml").write_text(_case("SUP-03", "SUPP", "RESET"),
                                                    encoding="utf-8")
     (project / "gate.yaml").write_text("suites: {SUP: [RESET]}\nthreshholds: {}\ngroups: [A, C]\n", encoding="utf-8")
     code, output = _gate("validate")
@@ -125,7 +111,7 @@ def test_gate_validate_reports_every_problem_in_every_file_at_once(project: Path
 
 
 def test_a_misspelt_checker_parameter_names_the_one_it_resembles(project: Path) -> None:
-    case = CASE.format(id="SUP-01", suite="SUP", dimension="RESET").replace("{exact: 3}", "{exat: 3}")
+    case = _case("SUP-01", "SUP", "RESET").replace("{exact: 3}", "{exat: 3}")
     (project / "cases" / "SUP-01.yaml").write_text(case, encoding="utf-8")
     code, output = _gate("validate")
     assert code == 2

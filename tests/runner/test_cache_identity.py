@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from casefiles import case_yaml
 from click.testing import CliRunner
 
 from gate.cli import main
@@ -17,24 +17,7 @@ from gate.runner.identity import agent_identity
 
 from .loopback import Reply, serve
 
-CASE = textwrap.dedent('''\
-    id: B3-QC-01
-    suite: B3
-    dimension: QC
-    title: t
-    difficulty: easy
-    scoring: auto
-    tags: [golden]
-    input:
-      messages: [{role: user, content: "推荐 1 款"}]
-    groups:
-      A: {skill_enabled: false}
-    constraints:
-      - {id: one, check: items:count, params: {exact: 1}}
-    examples:
-      pass: [{final_answer: "1. a"}]
-      fail: [{final_answer: "", fails: [one]}]
-''')
+CASE = case_yaml(["{id: one, check: items:count, params: {exact: 1}}"], ["1. a"], [("", ["one"])], prompt="推荐 1 款")
 
 
 @pytest.fixture

@@ -10,33 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from casefiles import case_yaml
 from click.testing import CliRunner
 
 from gate.cli import main
 
-CASE = textwrap.dedent('''\
-    id: B3-QC-01
-    suite: B3
-    dimension: QC
-    title: t
-    difficulty: easy
-    scoring: auto
-    tags: [golden]
-    input:
-      messages: [{role: user, content: "推荐 1 款"}]
-    groups:
-      A: {skill_enabled: false}
-    constraints:
-      - {id: count, check: items:count, params: {exact: 1}}
-    examples:
-      pass: [{final_answer: "1. a"}]
-      fail: [{final_answer: "", fails: [count]}]
-''')
+CASE = case_yaml(["{id: count, check: items:count, params: {exact: 1}}"], ["1. a"], [("", ["count"])], prompt="推荐 1 款")
 
 # Prints the file named by its argument, whatever the request: the hostile answer, byte for byte.
 PRINTER = "import sys; sys.stdin.read(); sys.stdout.write(open(sys.argv[1], encoding='utf-8').read())"
