@@ -109,7 +109,8 @@ def validate_command(cases_dir: str | None, config_path: str | None) -> None:
         for error in unusable:
             click.echo(f"gate: error: {error}", err=True)
         files = {(e.where or "").rsplit(":", 1)[0] for e in unusable}
-        click.echo(f"{len(unusable)} problem(s) in {len(files)} file(s)", err=True)
+        if len(unusable) > 1:
+            click.echo(f"{len(unusable)} problem(s) in {len(files)} file(s)", err=True)
         sys.exit(2)
     problems = [p for case in case_set.cases.values() for p in check_examples(case)]
     for problem in problems:

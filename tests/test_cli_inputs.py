@@ -83,7 +83,7 @@ def _validate_error(case_text: str, name: str = "QC-01.yaml") -> Result:
          "cases/QC-01.yaml:17: constraints[0].params.exact: Input should be a valid integer,"
          " unable to parse string as an integer"),
         ("params: {exact: 3}", "params: {exactly: 3}",
-         "cases/QC-01.yaml:17: constraints[0].params.exactly: Extra inputs are not permitted"),
+         "cases/QC-01.yaml:17: constraints[0].params.exactly: Extra inputs are not permitted — did you mean 'exact'?"),
         ("params: {exact: 3}", "params: {exact: 3, min: 1}",
          "cases/QC-01.yaml:17: constraints[0].params: exact cannot be combined with min or max"),
         ("difficulty: easy\n", "",
