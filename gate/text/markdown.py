@@ -87,22 +87,28 @@ class Block:
 
 
 def plain_text(node: SyntaxTreeNode) -> str:
-    """The text a reader sees in ``node``, markup removed; breaks become newlines."""
-    if node.type in ("text", "code_inline", "html_inline"):
-        return node.content
-    if node.type in ("softbreak", "hardbreak"):
-        return "\n"
-    if node.type in ("fence", "code_block", "html_block"):
-        return node.content
-    if node.type == "image":
-        return "".join(plain_text(child) for child in node.children) or node.content
-    parts = [plain_text(child) for child in node.children]
-    if node.type == "inline" or not node.children:
-        return "".join(parts)
-    if node.type == "tr":
-        return " | ".join(parts)
-    joined = "\n".join(part for part in parts if part)
-    return joined
+    """The text a reader sees in ``node``, markup removed; breaks become newlines. Blocks, list items
+    and their heads ask for the same nodes' text again, so it is kept on the node once read."""
+    known: str | None = getattr(node, "_gate_plain_text", None)
+    if known is not None:
+        return known
+    kind = node.type  # a computed property in markdown-it: read it once
+    if kind in ("text", "code_inline", "html_inline", "fence", "code_block", "html_block"):
+        text = node.content
+    elif kind in ("softbreak", "hardbreak"):
+        text = "\n"
+    elif kind == "image":
+        text = "".join(plain_text(child) for child in node.children) or node.content
+    else:
+        parts = [plain_text(child) for child in node.children]
+        if kind == "inline" or not node.children:
+            text = "".join(parts)
+        elif kind == "tr":
+            text = " | ".join(parts)
+        else:
+            text = "\n".join(part for part in parts if part)
+    node._gate_plain_text = text  # type: ignore[attr-defined]
+    return text
 
 
 def leading_bold(node: SyntaxTreeNode) -> str | None:
