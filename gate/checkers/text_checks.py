@@ -167,7 +167,9 @@ _LIMIT_RE = re.compile(_LIMIT_PATTERNS, re.IGNORECASE)
 # Asking without a question mark ("请告诉我您的预算"), or a question addressed to the user.
 _REQUEST_RE = re.compile(
     r"是否(?:可以|接受|需要|愿意|要|满意|考虑)|要不要|需不需要|可不可以|能否接受|您(?:看|觉得)|"
-    r"请告诉我|告诉我您|请告知|请确认|欢迎告诉我|"
+    r"请告诉我|告诉我您|请告知|请确认|欢迎告诉我|告诉我一声|跟我说一声|说一声就|随时告诉我|"
+    # an offer the user may take up ("需要的话我可以再推荐两家", "如有需要，我来帮您订")
+    r"(?:如果|要是|若)?(?:需要|想要|有需要|如有需要|感兴趣)(?:的话)?[，,、\s]{0,2}我(?:可以|能|再|来|帮)|"
     r"\b(?:would you|do you want|shall i|should i|let me know)\b",
     re.IGNORECASE,
 )
@@ -216,7 +218,10 @@ def text_asks_user(subject: Subject, params: AsksUserParams) -> Outcome:
     question = _question(subject.answer)
     if question:
         return Outcome.passed(f"asks the user: '{quote(question)}'")
-    return Outcome.failed("asks the user nothing (a rhetorical question does not count)")
+    rhetorical = next((s for s in split_sentences(_TITLE_LINE_RE.sub("", subject.answer)) if re.search(r"[？?]", s)), None)
+    if rhetorical:
+        return Outcome.failed(f"asks the user nothing: '{quote(rhetorical)}' is not put to the user")
+    return Outcome.failed("asks the user nothing: no question, request or offer to them")
 
 
 def _sentence_key(sentence: str) -> str:
