@@ -14,6 +14,14 @@ _TERMINATOR_RE = re.compile(
     r"|(?<![\s.(（][A-Za-z])(?<!^[A-Za-z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|No))(?<!\b(?:Mrs|Fig))"
     rf"\.(?=[{_CLOSERS}]*(?:\s+[A-Z\u4e00-\u9fff]|\s*$))[{_CLOSERS}]*"
 )
+# Text written all in lower case ("this is one. this is two.") has no capital to mark a new
+# sentence: there a '.' before a space and any letter ends one (abbreviations aside).
+_LOWER_TERMINATOR_RE = re.compile(
+    rf"(?:[。！？!?]+|……|\.\.\.|…)[{_CLOSERS}]*"
+    r"|(?<![\s.(（][A-Za-z])(?<!^[A-Za-z])(?<!\b(?:vs|no|st|dr|mr|ms|jr|sr|ca))(?<!\b(?:etc|fig))(?<!\bapprox)"
+    rf"\.(?=[{_CLOSERS}]*(?:\s+[A-Za-z\u4e00-\u9fff]|\s*$))[{_CLOSERS}]*"
+)
+_CAPITAL_RE = re.compile(r"[A-Z]")
 _HAS_CONTENT_RE = re.compile(r"[^\W_]")
 # A quotation inside a sentence ("用一句“A18 加持，拍照快人一步！”来概括") is part of it: its own
 # terminators end nothing. Only embedded quotes count — one that opens the text is not embedded.
@@ -36,7 +44,8 @@ def split_sentences(text: str) -> list[str]:
         marker = _LEADING_MARKER_RE.match(segment)  # the "1." of "1. 第一" ends nothing
         quoted = [(q.start(), q.end() - 1) for q in _QUOTE_RE.finditer(segment)]
         next_quote = 0  # quotes and terminators both come in text order: one pass over each
-        for match in _TERMINATOR_RE.finditer(segment, marker.end() if marker else 0):
+        terminators = _TERMINATOR_RE if _CAPITAL_RE.search(segment) else _LOWER_TERMINATOR_RE
+        for match in terminators.finditer(segment, marker.end() if marker else 0):
             while next_quote < len(quoted) and quoted[next_quote][1] <= match.start():
                 next_quote += 1
             if next_quote < len(quoted) and quoted[next_quote][0] < match.start():

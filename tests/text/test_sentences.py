@@ -36,3 +36,14 @@ def test_an_embedded_quotation_does_not_end_the_sentence() -> None:
     one = "iPhone 16 的卖点可以用一句“A18 加持，AI 更聪明，拍照快人一步！”来概括。"
     assert split_sentences(one) == [one]
     assert len(split_sentences("苹果官网写着「最快的 iPhone」。它的续航也更长。")) == 2
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("this is a sentence. this is another one. and a third", 3),  # no capital marks the starts
+    ("i like it, e.g. the bose. it is quiet etc. and cheap.", 2),  # abbreviations end nothing
+    ("bose qc ultra. sony xm5 is lighter.", 2),
+    ("see fig. 3 for the price.", 1),
+    ("This is one. this stays one because the text uses capitals.", 1),
+])
+def test_all_lowercase_english_is_still_split(text: str, expected: int) -> None:
+    assert len(split_sentences(text)) == expected
