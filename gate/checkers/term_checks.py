@@ -125,7 +125,10 @@ def terms_forbidden(subject: Subject, params: TermsParams) -> Outcome:
         if params.scope == "answer" or not _excused(folded, hit)
     ]
     if hits:
-        shown = "; ".join(f"'{hit.matched}' ({hit.term}) in {where}" for where, hit in hits[:4])
+        # a pattern from the alias library is named by its group ("sony"), never printed raw
+        group_of = {alias: group for group in reversed(params.groups) for alias in ALIAS_GROUPS[group]
+                    if alias.startswith("re:") and alias not in params.terms}
+        shown = "; ".join(f"'{hit.matched}' ({group_of.get(hit.term, hit.term)}) in {where}" for where, hit in hits[:4])
         return Outcome.failed(f"{len(hits)} forbidden mention(s): {shown}", tuple(hit.matched for _, hit in hits))
     return Outcome.passed(f"none of {len(wanted)} forbidden terms in the {params.scope.replace('_', ' ')}")
 
