@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    # Indented code blocks are off: models fence their code, and a paragraph indented by four
+    # spaces (as Chinese text often is) is prose, not code.
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("code")
 
 
 # Formatting kinds reported by plain-text checks, keyed by syntax-tree node type.

@@ -50,3 +50,11 @@ def test_tables_inside_lists_are_found() -> None:
 def test_literal_double_stars_beside_cjk_punctuation_count_as_emphasis() -> None:
     kinds = [f.kind for f in MarkdownDoc("推荐去“**清水寺**”看日落。").formatting()]
     assert kinds == ["emphasis"]
+
+
+def test_a_paragraph_indented_by_four_spaces_is_prose_not_code() -> None:
+    from gate.text.markdown import MarkdownDoc
+
+    doc = MarkdownDoc("三亚推荐：\n\n    第一天去亚龙湾，第二天去蜈支洲岛。\n\n    第三天休息。\n\n```\nfenced = True\n```\n")
+    assert [b.kind for b in doc.blocks] == ["paragraph", "paragraph", "paragraph", "code"]
+    assert [f.kind for f in doc.formatting()] == ["code"]  # the fence, and only it
