@@ -55,12 +55,13 @@ _THOUSANDS_MONEY_AFTER_RE = re.compile(r"\s*(?:左右|出头|以内|以下|上�
 _COUNT_BEFORE = r"(?:销量|月销|已售|评价|评论|好评|粉丝|播放|浏览|阅读|下载|里程|超过|超)\s*$"
 # Amounts saved or compared are not what the item costs ("立省 500 元", "直降 300 元", "贵 500 元").
 _DISCOUNT_BEFORE = (
-    r"(?:原价|划线价|降价前|立省|节省|省下?|便宜|优惠|补贴|立减|减|直降|降价?|少|差价|差|贵|涨价?|多花|加价|返)"
+    # 教育优惠 / 学生优惠 name a price ("教育优惠约 6,499 元"), not an amount taken off
+    r"(?:原价|划线价|降价前|立省|节省|省下?|便宜|(?<!教育)(?<!学生)优惠|补贴|立减|减|直降|降价?|少|差价|差|贵|涨价?|多花|加价|返)"
     r"了?\s*(?:约|近|超|高达|达)?\s*$"
 )
 
 # 300 多元, 300 余元, 1500+ 元: a little more than the number (not the 12+256 of a memory size).
-_MORE = r"(?:多|余|\+(?!\s*\d))"
+_MORE = r"(?:多|余|来|\+(?!\s*\d))"  # 来 (三百来块) is "about": no more than the number
 _PRICE_RE = re.compile(
     rf"(?P<pre>{_CURRENCY_BEFORE}\s*)?(?:{_RANGE}|(?P<single>{_AMOUNT}))(?P<more>\s*{_MORE})?"
     rf"(?P<post>\s*{_CURRENCY_AFTER})?"
@@ -72,6 +73,7 @@ _COUNT_BEFORE_RE = re.compile(_COUNT_BEFORE)
 _PLUS_BEFORE_RE = re.compile(r"\d\s*\+\s*$")
 _PLUS_AFTER_RE = re.compile(r"\s*\+\s*\d")
 _SEPARATORS_RE = re.compile(r"[,\s]")
+_NAME_DASH_RE = re.compile(r"\d{1,3}(?:\s+[-–—]\s*|\s*[–—]\s*)(?=\d)")  # the end of a name, then a dash
 _SLASH_RE = re.compile(r"\s*/\s*")
 _KEYWORD_BEFORE_RE = re.compile(rf"(?:{_PRICE_WORD}|{_HEDGE})[\s:：]*(?:{_CURRENCY_BEFORE})?\s*$")
 _ARABIC_PARTS_RE = re.compile(r"(\d+(?:\.\d+)?)([kKw千万])?(?:(\d+)([千百])?)?")
@@ -145,13 +147,18 @@ def _candidate(text: str, match: re.Match[str], bare_number_is_price: bool) -> _
     after = text[match.end() : match.end() + _AFTER_WINDOW]
     previous = text[match.start() - 1] if match.start() > 0 else ""
     if previous.isalnum() and not match.group("pre") and not re.match(r"[\u4e00-\u9fff]", previous):
-        return None  # part of a model name such as "XM5" or "M3"
+        named = _NAME_DASH_RE.match(match.group(0)) if match.group("low") else None
+        if named is None:
+            return None  # part of a model name such as "XM5" or "M3"
+        # "Free3 - 499 元", "X3 — 899 元": the name ends in a digit and a dash leads to its price
+        price = _PRICE_RE.match(text, match.start() + named.end())
+        return _candidate(text, price, bare_number_is_price) if price else None
     if _FOREIGN_BEFORE_RE.search(before) or _FOREIGN_AFTER_RE.match(after) or _DISCOUNT_BEFORE_RE.search(before):
         return None
     high = match.group("high") or match.group("single")
     value = _amount(high)
     above = _ABOVE_AFTER_RE.match(after)
-    if match.group("more") or above:
+    if (match.group("more") and match.group("more").strip() != "来") or above:
         value += _ABOVE
     quoted = match.group(0).strip() + (above.group(0) if above else "")
     if match.group("pre") or match.group("post"):

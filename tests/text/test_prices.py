@@ -57,3 +57,18 @@ def test_bare_number_under_a_price_header() -> None:
 
 def test_model_number_before_a_price() -> None:
     assert [p.text for p in find_prices("小米14 3999元")] == ["3999元"]
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("Free3 - 499 元", [499]),  # a name ending in a digit, a dash, its price: no range 3–499
+    ("OPPO Enco X3 — 899 元", [899]),
+    ("Buds3 – 1,299 元 · 降噪", [1299]),
+    ("Free3-499元", []),  # without spaces it stays a model name
+    ("三百来块", [300]),  # 来 is "about", not "more than"
+    ("一百多块", [101]),
+    ("教育优惠约 6,499 元", [6499]),  # an education price, not an amount off
+    ("学生优惠 4,999 元起", [4999]),
+    ("优惠约 500 元", []),  # an amount off
+])
+def test_name_dash_price_and_colloquial_amounts(text: str, values: list[float]) -> None:
+    assert [p.value for p in find_prices(text)] == values
