@@ -5,6 +5,7 @@ list holds the recommended items or notes beside them (advice, criteria, exclusi
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from gate.text.numerals import to_int
 
@@ -15,8 +16,11 @@ MARKER_RE = re.compile(
     r"|(?P<cn>[一二三四五六七八九十]{1,3})[、.．]"
     r"|第\s*(?P<ordinal>[一二三四五六七八九十\d]{1,3})\s*"
     r"(?:[家款个本名站部台位种道处条只件](?:\s*[：:，,、]\s*)?|(?=[：:，,、\s]|$))"
-    r"|(?:No|NO|Top|TOP)\.?\s*(?P<no>\d{1,2})(?!\d))"
+    r"|(?:No|NO|Top|TOP)\.?\s*(?P<no>\d{1,2})(?!\d)"
+    # ①…⑳ ⑴…⒇ ⒈…⒛ ❶…❿ ➀…➓, and the medals 🥇🥈🥉 that rank the first three
+    r"|(?P<circled>[\u2460-\u249b\u2776-\u2793\U0001F947-\U0001F949])\ufe0f?[.、．]?)"
 )
+_MEDALS = {"\U0001F947": 1, "\U0001F948": 2, "\U0001F949": 3}
 BULLET_RE = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·]\s*(?=\S)")
 BOLD_LEAD_RE = re.compile(r"^\s*(\*\*|__)(?P<bold>\S.*?)\1")
 # Words that label notes, advice, a summary, exclusions or where to buy: not the items.
@@ -54,10 +58,13 @@ def day(name: str) -> bool:
 
 
 def marker(line: str) -> tuple[str, int] | None:
-    """The style and ordinal a line starts with ("1." "1、" "一、" "第一家" "1️⃣"), or None."""
+    """The style and ordinal a line starts with ("1." "1、" "一、" "第一家" "1️⃣" "①" "❶" "⑴" "🥇"), or None."""
     match = MARKER_RE.match(line)
     if not match:
         return None
+    circled = match.group("circled")
+    if circled:
+        return "circled", _MEDALS.get(circled) or int(unicodedata.numeric(circled))
     for group in ("arabic", "paren", "cn", "ordinal", "no"):
         token = match.group(group)
         if token:
