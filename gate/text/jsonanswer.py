@@ -24,17 +24,22 @@ class JsonAnswer:
 
 def parse_answer(answer: str) -> JsonAnswer:
     """Parse the whole answer as JSON; prose around it makes it not JSON."""
-    text = answer.lstrip("\ufeff").strip()
+    whole = answer.lstrip("\ufeff")
+    text = whole.strip()
+    start = len(whole) - len(whole.lstrip())  # where ``text`` begins in the answer
     fenced = False
     match = _FENCE_RE.match(text)
     if match:
-        text, fenced = match.group("body").strip(), True
+        body = match.group("body")
+        start += match.start("body") + len(body) - len(body.lstrip())
+        text, fenced = body.strip(), True
     if not text:
         return JsonAnswer(False, problem="empty")
     try:  # strict RFC 8259 (no NaN), and within the bounds every other input is held to
         return JsonAnswer(True, safejson.loads(text), fenced=fenced)
     except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno} column {exc.colno}"
+        at = start + exc.pos  # the place in the answer as the reader sees it, fence lines included
+        where = f"line {whole.count(chr(10), 0, at) + 1} column {at - whole.rfind(chr(10), 0, at)}"
         snippet = text[max(0, exc.pos - 15) : exc.pos + 15].replace("\n", "⏎")
         return JsonAnswer(False, problem=f"not valid JSON at {where}: {exc.msg} near '{snippet}'")
 

@@ -46,3 +46,12 @@ def test_main_array(value: object, path: str, size: int) -> None:
 def test_no_array() -> None:
     assert main_array({"city": "杭州"}) is None
     assert main_array("text") is None
+
+
+def test_an_error_inside_a_fence_is_placed_in_the_answer_not_in_the_fence_body() -> None:
+    from gate.text.jsonanswer import parse_answer
+
+    assert "at line 2 column 9:" in str(parse_answer('```json\n{"a": 1,}\n```\n').problem)
+    two = '```json\n[{"a": 1}]\n```\n```json\n[{"b": 2}]\n```'
+    assert "at line 3 column 1: Extra data" in str(parse_answer(two).problem)  # where the first fence closes
+    assert "at line 1 column 11:" in str(parse_answer('  {"a": 1,}').problem)
