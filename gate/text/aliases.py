@@ -46,7 +46,8 @@ ALIAS_GROUPS: dict[str, tuple[str, ...]] = {
         "re:(?<![a-z])watch(?![a-z])",  # 华为WATCH FIT 3, Apple Watch: a watch named without 手表
         "鞋", "雨伞", "遮阳伞", "折叠伞", "伞",
         "re:(?<!凤)梨",  # 凤梨 (pineapple, 凤梨酥) is not 梨 (pear)
-        "剪刀", "菊花",
+        "剪刀",
+        "re:菊花(?!茶)",  # 菊花茶 (chrysanthemum tea) is a common gift, not the flower of mourning
     ),
     "vivo": ("vivo", "iQOO"),
     "xiaomi": ("小米", "Xiaomi", "Redmi", "红米", "POCO", "re:\\bMi\\s?\\d{1,2}\\b", "米家"),
