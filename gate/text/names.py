@@ -27,6 +27,11 @@ def split_name(head: str, bold: str | None = None) -> tuple[str, str]:
     head = head.strip()
     if bold and head.startswith(bold):
         rest = head[len(bold) :].lstrip(" ：:-—–|｜，,")
+        inside = _first(bold, SEPARATORS)
+        if inside:  # the bold covers name and description ("**Bose QC Ultra：降噪最强**")
+            index, sep = inside
+            covered = bold[index + len(sep) :].strip()
+            return bold[:index].strip(), " ".join(part for part in (covered, rest.strip()) if part)
         return bold.strip(), rest.strip()
     found = _first(head, SEPARATORS)
     if found:
@@ -50,7 +55,7 @@ def named(head: str, bold: str | None = None) -> str | None:
     """
     head = head.strip()
     if bold and head.startswith(bold):
-        return fold(bold.strip()) or None
+        return fold(split_name(head, bold)[0]) or None
     name, rest = split_name(head)
     if rest and 0 < len(name) <= _NAME_MAX_CHARS and any(sep in head for sep in SEPARATORS):
         return fold(name)
