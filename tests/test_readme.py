@@ -40,3 +40,14 @@ def test_the_version_has_one_source() -> None:
     assert project["project"]["dynamic"] == ["version"]
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "gate.__version__"}
     assert f"## {gate.__version__}" in (README.parent / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_s_gate_yaml_is_a_valid_config() -> None:
+    import yaml
+
+    from gate.config import GateConfig
+
+    text = README.read_text(encoding="utf-8")
+    block = text.split("## gate.yaml and the thresholds", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    config = GateConfig.model_validate(yaml.safe_load(block))
+    assert config.suites is not None and "B3" in config.suites
