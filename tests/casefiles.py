@@ -31,3 +31,38 @@ def case_yaml(
                                 for a, ids in failing) + "]",
     ]
     return "\n".join(lines) + "\n"
+
+
+_QC_HEAD = """\
+id: QC-01
+suite: B3
+dimension: QC
+title: 精确数量
+difficulty: easy
+scoring: auto
+tags: [golden]
+input:
+  messages:
+    - {role: user, content: 推荐 3 款降噪耳机}
+groups:
+  A: {skill_enabled: false}
+  B: {skill_enabled: true, active_skills: [product_recommendation_skill]}
+constraints:
+  - id: exactly_3
+    check: items:count
+"""
+_QC_TAIL = """\
+examples:
+  pass:
+    - final_answer: "1. Bose\\n2. Apple\\n3. 华为\\n"
+  fail:
+    - fails: [exactly_3]
+      final_answer: "1. Bose\\n2. Apple\\n"
+"""
+
+
+def qc_case(*, flow_params: bool) -> str:
+    """The block-style case file the input-error tests edit line by line (their messages name
+    lines, so the two forms of ``params`` are kept exactly as those tests expect them)."""
+    params = "    params: {exact: 3}\n" if flow_params else "    params:\n      exact: 3\n"
+    return _QC_HEAD + params + _QC_TAIL

@@ -5,36 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from casefiles import qc_case
 from click.testing import CliRunner, Result
 
 from gate.cli import main
 
-CASE = """\
-id: QC-01
-suite: B3
-dimension: QC
-title: 精确数量
-difficulty: easy
-scoring: auto
-tags: [golden]
-input:
-  messages:
-    - {role: user, content: 推荐 3 款降噪耳机}
-groups:
-  A: {skill_enabled: false}
-  B: {skill_enabled: true, active_skills: [product_recommendation_skill]}
-constraints:
-  - id: exactly_3
-    check: items:count
-    params:
-      exact: 3
-examples:
-  pass:
-    - final_answer: "1. Bose\\n2. Apple\\n3. 华为\\n"
-  fail:
-    - fails: [exactly_3]
-      final_answer: "1. Bose\\n2. Apple\\n"
-"""
+CASE = qc_case(flow_params=False)
 
 RECORD = {"case_id": "QC-01", "group": "A", "run": 0, "final_answer": "1. Bose\n2. Apple\n3. 华为"}
 
