@@ -124,7 +124,6 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     config = settings.config
     decisions_cfg = config.decision
     verdicts = judge(case_set.cases, trajectories, config.judging.budget_s, stops) if verdicts is None else verdicts
-    interrupted = interrupted or (stops is not None and stops.requested)
     computed = metrics_mod.compute(case_set.cases, verdicts)
     comparison = baseline_mod.compare(base, computed, case_set.digest, identity(config))
     findings: list[policy.Finding] = []
@@ -133,7 +132,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     planned = [t for t in trajectories if t.run < (config.repeats or case_set.cases[t.case_id].repeats)]
     evidence = 1 - decisions_cfg.alpha if decisions_cfg.mode == "confidence" else None
     consistency = consistency_json(case_set.cases, planned, evidence, config.judging.budget_s)
-    interrupted = interrupted or (stops is not None and stops.requested)
+    interrupted = interrupted or (stops is not None and stops.requested)  # a stop while judging or measuring
     if partial:
         findings.append(policy.Finding(level=policy.Level.INFO, rule="shard",
                                        message="thresholds are enforced on the merged result (`gate merge`)"))

@@ -30,9 +30,12 @@ class GateError(Exception):
 class GateErrors(GateError):
     """Several problems at once (``gate validate`` reports every one, not only the first)."""
 
-    def __init__(self, problems: list[GateError]) -> None:
+    def __init__(self, problems: list[GateError], summary: str | None = None) -> None:
+        """``summary``: what to say when only one line is shown (the first problem and a count)."""
         self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
+        super().__init__(summary or "\n".join(str(p) for p in problems))
+        if summary:
+            self.where = problems[0].where
 
 
 def did_you_mean(name: str, choices: Iterable[str]) -> str:

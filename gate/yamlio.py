@@ -117,11 +117,7 @@ def validation_error(path: Path, text: str, exc: ValidationError, prefix: Sequen
     problems = [_one(path, text, error, prefix, known) for error in errors]
     if len(problems) == 1:
         return problems[0]
-    first = problems[0]
-    more = GateErrors(problems)
-    more.args = (f"{first} (+{len(errors) - 1} more error(s))",)
-    more.where = first.where
-    return more
+    return GateErrors(problems, summary=f"{problems[0]} (+{len(errors) - 1} more error(s))")
 
 
 def model_keys(model: type[BaseModel]) -> set[str]:

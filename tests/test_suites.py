@@ -108,6 +108,7 @@ def test_gate_validate_reports_every_problem_in_every_file_at_once(project: Path
     assert "6 problem(s) in 4 file(s)" in output
     code, output = _gate("check")  # the other commands stop at the first problem, as before
     assert code == 2 and output.count("gate: error:") == 1
+    assert "gate.yaml:3: groups[1]: Input should be 'A' or 'B' (+1 more error(s))" in output
 
 
 def test_a_misspelt_checker_parameter_names_the_one_it_resembles(project: Path) -> None:
