@@ -6,6 +6,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -231,11 +232,20 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     from gate.atomic import check_writable
 
     check_writable(settings.out_dir)  # before any agent call: a run whose reports cannot land is lost
+    from gate.semantic.reviews import load_reviews
+
+    reviews = load_reviews(config.resolve(config.reviews))  # a malformed reviews file costs no agent call
+    for warning in reviews.stale(case_set.cases):
+        print(f"gate: warning: {warning}", file=sys.stderr)
     jobs = plan(selected, config.groups, config.repeats)
     started = time.monotonic()
     with stop_requests() as stops:  # a stop after the agent calls still ends with every report
         outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s))
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops)
+        from gate.semantic.gating import settled_verdicts
+
+        verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews)
+        interrupted = interrupted or judge_stopped
         report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
                               notes=notes, stops=stops)
         report = dataclasses.replace(report, wall_s=time.monotonic() - started, cached=cached)

@@ -66,7 +66,10 @@ def _existing(path: str, what: str) -> Path:
 @click.option("--json", "json_out", default=None, help="Write results.json here.")
 @click.option("--budget", "budget_s", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds each record's judging may take (default: 5).")
-def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget_s: float | None) -> None:
+@click.option("--reviews", "reviews_path", default="reviews/reviews.yaml", show_default=True,
+              help="Human verdicts that override those of the trajectories they name (used when present).")
+def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget_s: float | None,
+                 reviews_path: str) -> None:
     """Judge recorded trajectories (no agent call) and print a per-case verdict table.
 
     Exits 0 once every record is judged, whatever the verdicts; 2 on unusable input; 130 when
@@ -76,16 +79,17 @@ def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget
     from gate.evalrun import run_eval
 
     budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
-    sys.exit(run_eval(Path(cases_dir), _existing(trajectories, "trajectory file"), json_out, budget))
+    sys.exit(run_eval(Path(cases_dir), _existing(trajectories, "trajectory file"), json_out, budget,
+                      Path(reviews_path)))
 
 
 @main.command("validate")
 @click.option("--cases", "cases_dir", default=None, help="Case directory (default: cases.path of gate.yaml, cases).")
 @click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml, when present).")
 def validate_command(cases_dir: str | None, config_path: str | None) -> None:
-    """Validate gate.yaml and every case file (suites and dimensions as gate.yaml declares them),
-    and self-test each case's checkers on its pass/fail examples. Every problem in every file is
-    reported in one run.
+    """Validate gate.yaml, every case file (suites and dimensions as gate.yaml declares them) and the
+    reviews file, and self-test each case's checkers on its pass/fail examples. Every problem in
+    every file is reported in one run.
 
     Exits 0 when all is well, 1 when an example does not behave as its case says, 2 on a bad file.
     """
@@ -105,6 +109,15 @@ def validate_command(cases_dir: str | None, config_path: str | None) -> None:
                               every_problem=True)
     except GateError as exc:
         unusable += exc.problems if isinstance(exc, GateErrors) else [exc]
+    from gate.semantic.reviews import load_reviews
+
+    try:
+        reviews = load_reviews(config.resolve(config.reviews))
+        if not unusable:
+            for warning in reviews.stale(case_set.cases):
+                click.echo(f"gate: warning: {warning}", err=True)
+    except GateError as exc:
+        unusable.append(exc)
     if unusable:
         for error in unusable:
             click.echo(f"gate: error: {error}", err=True)
@@ -316,11 +329,16 @@ def init_command(adapter: str, directory: str) -> None:
     click.echo(f"next: {start}gate validate && gate check   (in {target})")
 
 
+SCHEMA_NAMES = ("case", "config", "results", "judge", "calibration", "reviews")
+"""gate.schemas.NAMES, repeated so that `gate --help` does not import pydantic (a test keeps them equal)."""
+
+
 @main.command("schema")
-@click.argument("name", type=click.Choice(["case", "config", "results"]))
+@click.argument("name", type=click.Choice(SCHEMA_NAMES))
 def schema_command(name: str) -> None:
-    """Print the JSON Schema of a case file, gate.yaml or results.json (generated from the models;
-    the case schema types each checker's params). The repository keeps copies under schemas/."""
+    """Print the JSON Schema of a case file, gate.yaml, results.json, judge.json, the judge's
+    calibration or the reviews file (generated from the models; the case schema types each
+    checker's params). The repository keeps copies under schemas/."""
     import json
 
     from gate.schemas import schema
@@ -347,6 +365,16 @@ def run_command(config_path: str | None, out_path: str | None, shard: str | None
     settings = RunSettings(config=config_path, out=out_path, shard=parse_shard(shard) if shard else None,
                            cases=cases_dir, no_cache=no_cache)
     sys.exit(run_collect(settings))
+
+
+def _register_semantic_tier() -> None:
+    from gate.semantic.cli import judge_command, review_group
+
+    main.add_command(judge_command)
+    main.add_command(review_group)
+
+
+_register_semantic_tier()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -139,6 +139,46 @@ class JudgingConfig(_Strict):
     recorded as an error naming it and the budget. ``null``: no limit."""
 
 
+class JudgePrice(_Strict):
+    """What the judge endpoint charges, per million tokens, for the cost line of the report."""
+
+    prompt_per_mtok: float = Field(ge=0, allow_inf_nan=False)
+    completion_per_mtok: float = Field(ge=0, allow_inf_nan=False)
+    currency: str = Field("USD", max_length=8)
+
+
+class JudgeConfig(_Strict):
+    """The semantic tier: an OpenAI-compatible chat endpoint that judges the ``judge:`` rubrics."""
+
+    url: str = Field(pattern=r"^[Hh][Tt][Tt][Pp][Ss]?://")
+    """The endpoint's base URL (…/v1) or its chat-completions URL: OpenAI, vLLM, Ollama, LM Studio."""
+    model: str = Field(min_length=1)
+    api_key_env: str = "GATE_JUDGE_API_KEY"
+    """The environment variable holding the API key (sent as a bearer token when set)."""
+    headers: dict[str, str] = Field(default_factory=dict)
+    """Extra HTTP headers; ${ENV} is expanded at call time and values are never printed."""
+    samples: int = Field(3, ge=1, le=15)
+    """Independent samples per verdict; the majority decides and a split vote goes to review."""
+    temperature: float = Field(0.0, ge=0, le=2)
+    seed: int | None = 0
+    """Sample i is asked with seed ``seed + i`` (so samples are independent yet reproducible); null: none sent."""
+    concurrency: int = Field(4, ge=1, le=64)
+    timeout_s: float = Field(60.0, gt=0)
+    retries: int = Field(3, ge=0, le=10)
+    """Retries of a failed request (timeouts, 429 with Retry-After, 5xx)."""
+    format_retries: int = Field(2, ge=0, le=5)
+    """Times a reply that is not the asked-for JSON is sent back to be corrected."""
+    max_answer_chars: int = Field(12_000, ge=200)
+    max_tool_chars: int = Field(4_000, ge=0)
+    max_example_chars: int = Field(1_500, ge=0)
+    cache: str | Literal[False] = ".gate-cache/judge"
+    """A directory for the judge's replies (an unchanged prompt is not asked again), or false."""
+    price: JudgePrice | None = None
+    gate: bool = False
+    """Let the judge's verdicts count in `gate check` (the PR gate): off by default — the judge runs
+    nightly, its verdicts beside the rules'."""
+
+
 class JunitConfig(_Strict):
     """How junit.xml maps runs to testcases."""
 
@@ -186,6 +226,10 @@ class GateConfig(_Strict):
     baseline_lowered: Literal["error", "warning"] = "error"
     """A pull request whose own baseline lowers the bar for a case: this level of finding."""
     judging: JudgingConfig = Field(default_factory=JudgingConfig)
+    judge: JudgeConfig | None = None
+    """The semantic tier (`gate judge`); unset: rubrics are recorded, not judged."""
+    reviews: str = "reviews/reviews.yaml"
+    """Human verdicts (`gate review`); each overrides the rule or judge verdict on its trajectory."""
     reports: ReportsConfig = Field(default_factory=ReportsConfig)
 
     _root: Path = Path(".")
@@ -196,11 +240,16 @@ class GateConfig(_Strict):
         return p if p.is_absolute() else self._root / p
 
 
+def replaced(config: GateConfig, **parts: Any) -> GateConfig:
+    """``config`` with some top-level parts replaced, still resolving paths from its file's directory."""
+    changed = config.model_copy(update=parts)
+    changed.__pydantic_private__["_root"] = config.__pydantic_private__["_root"]  # type: ignore[index]
+    return changed
+
+
 def without_cache(config: GateConfig) -> GateConfig:
     """``config`` with the answer cache off (``--no-cache``): every answer is asked afresh."""
-    fresh = config.model_copy(update={"agent": config.agent.model_copy(update={"cache": False})})
-    fresh.__pydantic_private__["_root"] = config.__pydantic_private__["_root"]  # type: ignore[index]
-    return fresh
+    return replaced(config, agent=config.agent.model_copy(update={"cache": False}))
 
 
 def salvage_config(path: str | Path | None) -> GateConfig:

@@ -19,14 +19,21 @@ from gate.results import results_document
 
 
 def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
-             budget_s: float | None = DEFAULT_BUDGET_S) -> int:
+             budget_s: float | None = DEFAULT_BUDGET_S, reviews_file: Path | None = None) -> int:
     """Judge every record; print the table; write results.json if asked. Returns the exit code:
-    0, or 130 when a stop was asked for (what was judged by then is still reported)."""
+    0, or 130 when a stop was asked for (what was judged by then is still reported).
+    ``reviews_file``: human verdicts that override those of the trajectories they name."""
+    from gate.semantic.reviews import Reviews, apply_reviews, load_reviews
+
     case_set = load_cases(cases_dir)
     records = read_trajectories(trajectories, case_set.cases)
+    reviews = load_reviews(reviews_file) if reviews_file is not None else Reviews(Path())
+    for warning in reviews.stale(case_set.cases):
+        click.echo(f"gate: warning: {warning}", err=True)
     with stop_requests() as stops:
         verdicts = judge(case_set.cases, records, budget_s, stops)
         judged = records[: len(verdicts)]
+        verdicts = apply_reviews(verdicts, judged, reviews)
         computed = metrics_mod.compute(case_set.cases, verdicts)
         click.echo(verdict_table(verdicts))
         interrupted = stops.requested

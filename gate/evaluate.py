@@ -1,6 +1,9 @@
-"""Judge a trajectory against its case: every rule constraint, combinators, judge rubrics skipped."""
+"""Judge a trajectory against its case: every rule constraint, combinators, judge rubrics skipped
+(or, from the semantic tier, settled by the outcomes it gives them)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from gate.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.case import Case, Constraint
@@ -9,10 +12,15 @@ from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, Outcome, RunVerdict, Status, combine
 
+Rubrics = Mapping[int, Outcome]
+"""Outcomes of rubric constraints, keyed by ``id()`` of the rubric's Constraint node."""
 
-def _judge(constraint: Constraint, subject: Subject) -> Outcome:
+UNJUDGED = Outcome(status=Status.SKIPPED, detail="semantic: judged by rubric, not gated")
+
+
+def _judge(constraint: Constraint, subject: Subject, rubrics: Rubrics | None = None) -> Outcome:
     if constraint.judge is not None:
-        return Outcome(status=Status.SKIPPED, detail="semantic: judged by rubric, not gated")
+        return (rubrics or {}).get(id(constraint), UNJUDGED)
     if constraint.check is not None:
         params = constraint.__pydantic_private__["_parsed"] if constraint.__pydantic_private__ else None
         checker = REGISTRY[constraint.check]
@@ -22,8 +30,13 @@ def _judge(constraint: Constraint, subject: Subject) -> Outcome:
             return checker(subject, params)
         except Exception as exc:
             return Outcome.errored(f"checker {constraint.check} could not run: {type(exc).__name__}: {exc}")
-    outcomes = [(child, _judge(child, subject)) for child in constraint.children]
+    outcomes = [(child, _judge(child, subject, rubrics)) for child in constraint.children]
     return _combine(constraint.kind, outcomes)
+
+
+def outcome_of(constraint: Constraint, subject: Subject, rubrics: Rubrics | None = None) -> Outcome:
+    """One constraint's outcome on ``subject``, its rubrics settled by ``rubrics`` (else skipped)."""
+    return _judge(constraint, subject, rubrics)
 
 
 def _name(child: Constraint) -> str:
@@ -49,22 +62,24 @@ def _combine(kind: str, outcomes: list[tuple[Constraint, Outcome]]) -> Outcome:
     return Outcome(status=Status.FAIL, detail=f"none of: {parts}")
 
 
-def _within(budget: Budget, constraint: Constraint, subject: Subject) -> Outcome:
+def _within(budget: Budget, constraint: Constraint, subject: Subject, rubrics: Rubrics | None) -> Outcome:
     if constraint.judge is not None:  # a rubric costs nothing here: it is left to the semantic tier
-        return _judge(constraint, subject)
+        return _judge(constraint, subject, rubrics)
     if budget.spent:
         return Outcome.errored(f"not judged: the judging budget ({budget.describe()}) was spent before this constraint")
     try:
-        return budget.run(lambda: _judge(constraint, subject))
+        return budget.run(lambda: _judge(constraint, subject, rubrics))
     except BudgetExceeded:
         size = len(subject.answer.encode("utf-8", "replace"))
         return Outcome.errored(f"judging budget ({budget.describe()}) exceeded while checking this constraint "
                                f"(answer of {size:,} bytes)")
 
 
-def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEFAULT_BUDGET_S) -> RunVerdict:
+def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEFAULT_BUDGET_S,
+             rubrics: Rubrics | None = None) -> RunVerdict:
     """The verdict on one run: error if the agent call failed, else from its constraints, all
-    judged within ``budget_s`` seconds (a constraint still running then is recorded as an error)."""
+    judged within ``budget_s`` seconds (a constraint still running then is recorded as an error).
+    ``rubrics``: the semantic tier's outcomes of rubric constraints, which then count like rules."""
     base = {"case_id": trajectory.case_id, "group": trajectory.group, "run": trajectory.run,
             "metadata": dict(trajectory.metadata)}
     if trajectory.error is not None:
@@ -75,7 +90,7 @@ def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEF
         for constraint in case.constraints:
             if not constraint.applies_to(trajectory.group):
                 continue
-            outcome = _within(budget, constraint, subject)
+            outcome = _within(budget, constraint, subject, rubrics)
             verdicts.append(ConstraintVerdict(
                 id=constraint.id or constraint.label, check=constraint.label, status=outcome.status,
                 detail=outcome.detail, evidence=outcome.evidence,

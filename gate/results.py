@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from gate.verdict import RunVerdict
+from gate.verdict import ConstraintVerdict, RunVerdict
 
 SCHEMA = "gate.results/v1"
 
@@ -19,13 +19,17 @@ def run_json(verdict: RunVerdict) -> dict[str, Any]:
         "status": verdict.status.value,
         "unjudged": verdict.unjudged,
         "error": verdict.error,
-        "constraints": [
-            {"id": c.id, "check": c.check, "status": c.status.value, "detail": c.detail,
-             "evidence": list(c.evidence)}
-            for c in verdict.constraints
-        ],
+        "constraints": [_constraint_json(c) for c in verdict.constraints],
         "metadata": verdict.metadata,
     }
+
+
+def _constraint_json(verdict: ConstraintVerdict) -> dict[str, Any]:
+    found: dict[str, Any] = {"id": verdict.id, "check": verdict.check, "status": verdict.status.value,
+                             "detail": verdict.detail, "evidence": list(verdict.evidence)}
+    if verdict.source is not None:  # decided by the judge or a human, not by the rule checkers
+        found["source"] = verdict.source
+    return found
 
 
 def sort_verdicts(verdicts: Iterable[RunVerdict]) -> list[RunVerdict]:

@@ -1,4 +1,5 @@
-"""JSON Schemas generated from the models: case files, gate.yaml and results.json.
+"""JSON Schemas generated from the models: case files, gate.yaml, results.json, and the semantic
+tier's judge.json, judge-calibration.json and reviews file.
 
 The case schema types each checker's parameters (an editor completes ``params`` once ``check`` is
 chosen); the committed copies under ``gate/data/`` are what the repository's YAML files point at
@@ -14,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gate.verdict import RunVerdict
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-NAMES = ("case", "config", "results")
+NAMES = ("case", "config", "results", "judge", "calibration", "reviews")
 
 
 def _rebased(node: Any, prefix: str) -> Any:
@@ -84,5 +85,31 @@ def results_schema() -> dict[str, Any]:
     return {"$schema": DRAFT, "title": "agent-gate results.json", **_Results.model_json_schema(by_alias=True)}
 
 
+def _model_schema(title: str, model: type[BaseModel]) -> dict[str, Any]:
+    return {"$schema": DRAFT, "title": title, **model.model_json_schema(by_alias=True)}
+
+
+def judge_schema() -> dict[str, Any]:
+    """judge.json as `gate judge` writes it."""
+    from gate.semantic.document import JudgeDocument
+
+    return _model_schema("agent-gate judge.json", JudgeDocument)
+
+
+def calibration_schema() -> dict[str, Any]:
+    """judge-calibration.json as `gate judge --calibrate` writes it."""
+    from gate.semantic.document import CalibrationDocument
+
+    return _model_schema("agent-gate judge-calibration.json", CalibrationDocument)
+
+
+def reviews_schema() -> dict[str, Any]:
+    """reviews/reviews.yaml, the human verdicts."""
+    from gate.semantic.reviews import ReviewsFile
+
+    return _model_schema("agent-gate reviews file", ReviewsFile)
+
+
 def schema(name: str) -> dict[str, Any]:
-    return {"case": case_schema, "config": config_schema, "results": results_schema}[name]()
+    return {"case": case_schema, "config": config_schema, "results": results_schema, "judge": judge_schema,
+            "calibration": calibration_schema, "reviews": reviews_schema}[name]()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any, Literal
 
@@ -80,6 +81,15 @@ class Trajectory(BaseModel):
     def tool_names(self) -> list[str]:
         """Names of the tool calls, in call order."""
         return [call.name for call in self.tool_calls]
+
+    @property
+    def digest(self) -> str:
+        """What the run did — its answer and tool calls, not when or how fast — as ``sha256:…``:
+        a human verdict on this trajectory applies to any record that did exactly the same."""
+        done = {"final_answer": self.final_answer,
+                "tool_calls": [call.model_dump(mode="json") for call in self.tool_calls]}
+        canonical = json.dumps(done, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return "sha256:" + hashlib.sha256(canonical.encode("utf-8", "replace")).hexdigest()
 
 
 def _type(value: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -55,6 +56,8 @@ class ConstraintVerdict(BaseModel):
     status: Status
     detail: str
     evidence: tuple[str, ...] = ()
+    source: Literal["judge", "human"] | None = None
+    """Who decided when it was not the rule checkers: the LLM judge (``judge.gate``) or a human review."""
 
 
 class RunVerdict(BaseModel):

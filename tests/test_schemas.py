@@ -63,3 +63,9 @@ def test_the_results_schema_reads_a_real_results_file(tmp_path: Path) -> None:
         metrics={}, findings=[{"level": "info", "rule": "no-baseline", "message": "m"}], passed=True)))
     assert _errors("results", document) == []
     assert _errors("results", {**document, "passed": "yes"})
+
+
+def test_the_cli_offers_every_schema() -> None:
+    from gate.cli import SCHEMA_NAMES
+
+    assert SCHEMA_NAMES == NAMES

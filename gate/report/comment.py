@@ -71,6 +71,19 @@ def cache_line(report: GateReport) -> list[str]:
             "the agent in this run; `gate check --no-cache` asks it afresh.", ""]
 
 
+def sources_line(report: GateReport) -> list[str]:
+    """Verdicts not given by the rule checkers say who gave them."""
+    counts = {source: sum(1 for v in report.verdicts for c in v.constraints if c.source == source)
+              for source in ("human", "judge")}
+    parts = []
+    if counts["human"]:
+        parts.append(f"{counts['human']} constraint verdict(s) come from human review (the reviews file), "
+                     "overriding the checkers on those exact trajectories")
+    if counts["judge"]:
+        parts.append(f"{counts['judge']} rubric verdict(s) come from the LLM judge (`judge.gate: true`)")
+    return [f"> [!NOTE]\n> {'; '.join(parts)}.", ""] if parts else []
+
+
 def _changes(report: GateReport, dimension: str) -> list[float | None]:
     groups = report.metrics.dimensions.get(dimension, {})
     base = report.comparison.dimensions.get(dimension, {})
@@ -229,7 +242,7 @@ def footer(report: GateReport) -> list[str]:
 def render(report: GateReport, *, with_marker: bool = True) -> str:
     """The comment body; detail sections are dropped from the end until it fits."""
     head = [_marker(), ""] if with_marker else []
-    head += [verdict_line(report), "", *context_line(report), *cache_line(report)]
+    head += [verdict_line(report), "", *context_line(report), *cache_line(report), *sources_line(report)]
     sections: list[Callable[[GateReport], list[str]]] = [
         newly_failing_section, lambda r: findings_section(r.findings), moved_section, newly_passing_section,
         full_table_section, consistency_section, failing_section,

@@ -54,8 +54,9 @@ def cache_key(identity: str | None, adapter: str, endpoint: Any, request: dict[s
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-class Cache:
-    """Trajectories by key under ``directory/<key[:2]>/<key>.json``."""
+class JsonStore:
+    """JSON documents by key under ``directory/<key[:2]>/<key>.json``, written atomically without
+    fsync; anything unreadable reads as a miss and a failed write only warns (once)."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
@@ -64,39 +65,62 @@ class Cache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
-    def get(self, key: str, expect: tuple[str, str, int] | None = None) -> Trajectory | None:
-        """The stored trajectory, or None: absent, unreadable, corrupt, from an incompatible
-        version, not a regular file (a FIFO must not block the run), or — with ``expect`` — a record
-        of another (case, group, run) than the one asked for (a tampered cache never answers for
-        the wrong case)."""
+    def get(self, key: str) -> Any:
+        """The stored document, or None when absent, unreadable, corrupt or not a regular file."""
         try:
             data = _read_regular(self._path(key))
-            found = Trajectory.model_validate(safejson.loads(data)) if data is not None else None
-        except (OSError, ValueError, ValidationError):
+            return safejson.loads(data) if data is not None else None
+        except (OSError, ValueError):
             return None
-        if found is not None and expect is not None and (found.case_id, found.group, found.run) != expect:
-            return None
-        return found
 
-    def put(self, key: str, trajectory: Trajectory) -> None:
-        """Store a successful trajectory; failed calls are never cached, and a failed write is no error."""
-        if trajectory.error is not None or not self._writable:
+    def put(self, key: str, text: str) -> None:
+        """Store ``text`` (a JSON document); a failed write is a warning, and the store stops writing."""
+        if not self._writable:
             return
         try:
-            self._write(self._path(key), trajectory)
+            self._write(self._path(key), text)
         except OSError as exc:
             self._writable = False
             print(f"gate: warning: cannot write to the cache at {self.directory} ({exc}); continuing without caching",
                   file=sys.stderr)
 
-    def _write(self, target: Path, trajectory: Trajectory) -> None:
+    def _write(self, target: Path, text: str) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.stem[:8]}.", suffix=".tmp", dir=target.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(trajectory.model_dump_json())
+                handle.write(text)
             os.replace(tmp, target)
         except BaseException:
             with contextlib.suppress(OSError):
                 Path(tmp).unlink(missing_ok=True)
             raise
+
+
+class Cache:
+    """Trajectories by key (a :class:`JsonStore` of trajectory records)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._store = JsonStore(directory)
+
+    def get(self, key: str, expect: tuple[str, str, int] | None = None) -> Trajectory | None:
+        """The stored trajectory, or None: absent, unreadable, corrupt, from an incompatible
+        version, not a regular file (a FIFO must not block the run), or — with ``expect`` — a record
+        of another (case, group, run) than the one asked for (a tampered cache never answers for
+        the wrong case)."""
+        data = self._store.get(key)
+        if data is None:
+            return None
+        try:
+            found = Trajectory.model_validate(data)
+        except ValidationError:
+            return None
+        if expect is not None and (found.case_id, found.group, found.run) != expect:
+            return None
+        return found
+
+    def put(self, key: str, trajectory: Trajectory) -> None:
+        """Store a successful trajectory; failed calls are never cached, and a failed write is no error."""
+        if trajectory.error is None:
+            self._store.put(key, trajectory.model_dump_json())

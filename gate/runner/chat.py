@@ -186,8 +186,8 @@ class ChatAdapter:
                 body["seed"] = agent.seed
             if tools:
                 body["tools"] = tools
-            message = _first_message(await self._complete(body), usage)
-            answer = _text(message.get("content")) or answer
+            message = first_message(await self._complete(body), usage)
+            answer = message_text(message.get("content")) or answer
             requested = message.get("tool_calls") or []
             transcript.append({"role": "assistant", "content": message.get("content"),
                                **({"tool_calls": requested} if requested else {})})
@@ -214,7 +214,8 @@ class ChatAdapter:
         await self._client.aclose()
 
 
-def _first_message(response: dict[str, Any], usage: dict[str, int]) -> dict[str, Any]:
+def first_message(response: dict[str, Any], usage: dict[str, int]) -> dict[str, Any]:
+    """``choices[0].message`` of a chat-completions response; its token usage is added to ``usage``."""
     for key, value in (response.get("usage") or {}).items():
         if isinstance(value, int):
             usage[key] = usage.get(key, 0) + value
@@ -227,7 +228,8 @@ def _first_message(response: dict[str, Any], usage: dict[str, int]) -> dict[str,
     return message
 
 
-def _text(content: Any) -> str:
+def message_text(content: Any) -> str:
+    """A message's text: the string, or the text parts of a content list."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):

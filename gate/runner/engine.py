@@ -66,6 +66,9 @@ class _State:
     def count_retry(self, error: AgentError, delay: float) -> None:
         self.retries += 1
 
+    def stop(self) -> None:
+        self.interrupted = True
+
     def outcome(self) -> RunOutcome:
         ordered = [self.finished[k] for k in sorted(self.finished)]
         return RunOutcome(ordered, self.interrupted, self.calls, self.cache_hits, self.retries,
@@ -134,7 +137,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
             cache.put(key, trajectory)
 
     tasks = [asyncio.ensure_future(one(job)) for job in jobs]
-    restore = _cancel_on_signals(tasks, state)
+    restore = cancel_on_signals(tasks, state.stop)
     try:
         results = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
@@ -171,15 +174,16 @@ async def _call(adapter: Adapter, key: Key, request: dict[str, Any], policy: Ret
     return trajectory.model_copy(update={"metadata": metadata})
 
 
-def _cancel_on_signals(tasks: Sequence[asyncio.Future[None]], state: _State) -> Callable[[], None]:
-    """Ctrl-C or SIGTERM cancels the pending jobs (finished ones stay); returns the undo.
+def cancel_on_signals(tasks: Sequence[asyncio.Future[Any]], on_stop: Callable[[], None]) -> Callable[[], None]:
+    """Ctrl-C or SIGTERM cancels the pending tasks (finished ones stay) after telling ``on_stop``;
+    returns the undo.
 
     Cancelling a call ends its agent process, so a CI runner's SIGTERM orphans no agent either.
     """
     loop = asyncio.get_running_loop()
 
     def interrupt() -> None:
-        state.interrupted = True
+        on_stop()
         for task in tasks:
             task.cancel()
 

@@ -45,8 +45,10 @@ class Progress:
     """Counts finished jobs and reports them in the chosen mode."""
 
     def __init__(self, total: int, *, enabled: bool | Mode, stream: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic, interval_s: float = LOG_INTERVAL_S) -> None:
+                 clock: Callable[[], float] = time.monotonic, interval_s: float = LOG_INTERVAL_S,
+                 what: str = "agent calls", errors: str = "agent errors") -> None:
         self.total = total
+        self._errors_label = errors
         self.passed = self.failed = self.errors = self.cached = self.answered = 0
         self._stream = stream or sys.stderr
         if enabled is True:
@@ -60,7 +62,7 @@ class Progress:
         self._grouped = self.mode == "log" and bool(os.environ.get("GITHUB_ACTIONS"))
         self._colour = self.mode == "tty" and not os.environ.get("NO_COLOR")
         if self._grouped and total:
-            self._write(f"::group::agent-gate: {total} agent calls\n")
+            self._write(f"::group::agent-gate: {total} {what}\n")
 
     @property
     def done(self) -> int:
@@ -73,7 +75,7 @@ class Progress:
         if self._colour and self.failed:
             failed = f"{_RED}{failed}{_RESET}"
         parts = [f"[{self.done}/{self.total}]{pct}", _duration(elapsed), f"passed {self.passed}", failed,
-                 f"agent errors {self.errors}", f"cached {self.cached}"]
+                 f"{self._errors_label} {self.errors}", f"cached {self.cached}"]
         fresh = self.answered + self.errors
         remaining = self.total - self.done
         if fresh and remaining:

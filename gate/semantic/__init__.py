@@ -1,0 +1,1 @@
+"""The semantic tier: an LLM judge for the ``judge:`` rubrics, and human review as the arbiter."""

@@ -1,0 +1,83 @@
+"""The semantic tier's commands, `gate judge` and `gate review`; registered by gate.cli. Options
+in, a runner called, an exit code out; heavy modules are imported inside the commands."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.command("judge")
+@click.option("--config", "config_path", default=None, help="gate.yaml with a judge: section (default: ./gate.yaml).")
+@click.option("--trajectories", default=None, help="Judge these recorded runs (JSON Lines from `gate check`/`gate run`).")
+@click.option("--results", default=None,
+              help="Judge the runs of this results.json (reads the trajectories.jsonl beside it).")
+@click.option("--out", "out_dir", default=None, help="Report directory (default: out_dir of gate.yaml).")
+@click.option("--case", "case_ids", multiple=True, help="Only this case (repeatable).")
+@click.option("--tag", "tags", multiple=True,
+              help="Collecting runs: cases with this tag (repeatable; default: cases.tags of gate.yaml).")
+@click.option("--samples", type=click.IntRange(1, 15), default=None, help="Samples per verdict (default: judge.samples).")
+@click.option("--calibrate", is_flag=True, help="Judge every case's own labelled examples and report agreement.")
+@click.option("--fail-under", type=click.FloatRange(0, 1), default=None,
+              help="Exit 1 when the judge's pass rate (with --calibrate: its agreement) is under this.")
+@click.option("--no-cache", is_flag=True, help="Ask afresh, whatever judge.cache (and agent.cache) say.")
+def judge_command(config_path: str | None, trajectories: str | None, results: str | None, out_dir: str | None,
+                  case_ids: tuple[str, ...], tags: tuple[str, ...], samples: int | None, calibrate: bool,
+                  fail_under: float | None, no_cache: bool) -> None:
+    """The semantic tier: judge the rubrics of the selected cases with an LLM (OpenAI-compatible endpoint).
+
+    Runs come from --trajectories or --results, or are collected from the agent like `gate check`.
+    Writes judge.json, judge.md and review-queue.jsonl (with --calibrate: judge-calibration.json and
+    .md). The PR gate's verdict is untouched unless gate.yaml sets judge.gate. Exits 0 when done,
+    1 under --fail-under, 2 on unusable input, 4 when the endpoint answered no sample, 130 when
+    interrupted (the reports so far are written).
+    """
+    from gate.semantic.command import JudgeSettings
+
+    if trajectories and results:
+        raise click.UsageError("give --trajectories or --results, not both")
+    if calibrate and (trajectories or results or tags):
+        raise click.UsageError("--calibrate judges the case examples: --trajectories, --results and --tag do not apply")
+    settings = JudgeSettings(config=config_path, trajectories=trajectories, results=results, out_dir=out_dir,
+                             case_ids=case_ids, tags=tags, samples=samples, fail_under=fail_under, no_cache=no_cache)
+    if calibrate:
+        from gate.semantic.calibration import run_calibrate
+
+        sys.exit(run_calibrate(settings))
+    from gate.semantic.command import run_judge
+
+    sys.exit(run_judge(settings))
+
+
+@click.group("review", invoke_without_command=True)
+@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
+@click.option("--queue", "queue_path", default=None, help="The queue (default: <out_dir>/review-queue.jsonl).")
+@click.option("--reviewer", default=None, help="Your name (default: $GATE_REVIEWER, git's user.name, the login).")
+@click.pass_context
+def review_group(ctx: click.Context, config_path: str | None, queue_path: str | None, reviewer: str | None) -> None:
+    """Walk the review queue: each verdict a human should arbitrate, one at a time — p pass, f fail,
+    s skip, q quit. Verdicts are appended to the reviews file at once, so a walk resumes where it
+    stopped; each overrides the rule or judge verdict on that exact trajectory from then on."""
+    ctx.obj = {"config": config_path, "queue": queue_path, "reviewer": reviewer}
+    if ctx.invoked_subcommand is None:
+        from gate.semantic.review_cmd import walk
+
+        sys.exit(walk(config_path, queue_path, reviewer))
+
+
+@review_group.command("set")
+@click.option("--trajectory", required=True, help="The trajectory's digest (sha256:…, as judge.json and the queue give it).")
+@click.option("--case", "case_id", required=True, help="Case id.")
+@click.option("--constraint", required=True, help="Constraint id.")
+@click.option("--verdict", type=click.Choice(["pass", "fail"]), required=True, help="The human verdict.")
+@click.option("--note", default="", help="Why (kept with the verdict).")
+@click.pass_context
+def review_set_command(ctx: click.Context, trajectory: str, case_id: str, constraint: str, verdict: str,
+                       note: str) -> None:
+    """Record one human verdict without the walk (the queue fills in the rule and judge verdicts)."""
+    from gate.semantic.review_cmd import record_one
+
+    options = ctx.obj or {}
+    sys.exit(record_one(options.get("config"), options.get("queue"), options.get("reviewer"),
+                        trajectory=trajectory, case_id=case_id, constraint=constraint, verdict=verdict, note=note))

@@ -1,0 +1,118 @@
+"""One judge sample: a chat-completions request, a strictly parsed reply (sent back to be corrected a
+bounded number of times), the endpoint's retries and timeouts, and the reply cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gate.config import JudgeConfig
+from gate.errors import GateError
+from gate.runner import headers as headers_mod
+from gate.runner.base import AgentError
+from gate.runner.cache import JsonStore
+from gate.runner.chat import endpoint_url, first_message, message_text
+from gate.runner.httpcall import check_url, new_client, post_json
+from gate.runner.retry import RetryPolicy, with_retries
+from gate.semantic.prompt import CORRECTION, PROMPT_VERSION
+from gate.semantic.reply import ReplyError, Vote, parse_reply
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One sample's outcome: a vote, or the error that prevented one."""
+
+    vote: Vote | None = None
+    error: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    cached: bool = False
+
+
+class JudgeClient:
+    """Asks the judge endpoint for samples; one instance per `gate judge` run (one HTTP pool)."""
+
+    def __init__(self, config: JudgeConfig, root: Path, policy: RetryPolicy, *, use_cache: bool = True) -> None:
+        self._config = config
+        self._url = endpoint_url(config.url)
+        try:
+            check_url(self._url)
+        except GateError as exc:
+            raise GateError(str(exc).replace("agent.url", "judge.url", 1)) from None
+        try:
+            headers_mod.check_environment(config.headers)
+        except GateError as exc:
+            raise GateError(str(exc).replace("agent.headers", "judge.headers", 1)) from None
+        self._policy = policy
+        self._client = new_client(config.timeout_s, config.concurrency)
+        self._store = JsonStore(root / config.cache) if config.cache is not False and use_cache else None
+
+    @property
+    def url(self) -> str:
+        return self._url
+
+    def key(self, messages: list[dict[str, Any]], sample: int) -> str:
+        """The cache key of one sample: everything that shapes the reply."""
+        config = self._config
+        seed = None if config.seed is None else config.seed + sample
+        canonical = json.dumps({"prompt": PROMPT_VERSION, "url": self._url, "model": config.model,
+                                "temperature": config.temperature, "seed": seed, "sample": sample,
+                                "messages": messages}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8", "replace")).hexdigest()
+
+    def _headers(self) -> dict[str, str]:
+        headers = headers_mod.expand(self._config.headers)
+        key = os.environ.get(self._config.api_key_env)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    def cached(self, messages: list[dict[str, Any]], sample: int) -> Sample | None:
+        if self._store is None:
+            return None
+        data = self._store.get(self.key(messages, sample))
+        if not isinstance(data, dict) or not isinstance(data.get("passed"), bool) or not isinstance(data.get("reason"), str):
+            return None
+        return Sample(vote=Vote(passed=data["passed"], reason=data["reason"]), cached=True)
+
+    async def sample(self, messages: list[dict[str, Any]], sample: int) -> Sample:
+        """Sample number ``sample`` (0-based) of the verdict ``messages`` ask for."""
+        config = self._config
+        transcript = list(messages)
+        usage: dict[str, int] = {}
+        problem: ReplyError | None = None
+        hint = f" (is ${config.api_key_env} set and valid?)"
+        for _ in range(config.format_retries + 1):
+            body: dict[str, Any] = {"model": config.model, "messages": transcript, "temperature": config.temperature}
+            if config.seed is not None:
+                body["seed"] = config.seed + sample
+
+            async def attempt(body: dict[str, Any] = body) -> dict[str, Any]:
+                return await post_json(self._client, self._url, body, self._headers(), timeout_s=config.timeout_s,
+                                       hint=hint)
+
+            try:
+                response, _ = await with_retries(attempt, self._policy)
+                content = message_text(first_message(response, usage).get("content"))
+            except AgentError as exc:
+                return Sample(error=f"judge endpoint: {exc}", usage=usage)
+            try:
+                vote = parse_reply(content)
+            except ReplyError as exc:
+                problem = exc
+                transcript += [{"role": "assistant", "content": content},
+                               {"role": "user", "content": CORRECTION.format(problem=exc)}]
+                continue
+            if self._store is not None:
+                self._store.put(self.key(messages, sample),
+                                json.dumps({"passed": vote.passed, "reason": vote.reason}, ensure_ascii=False))
+            return Sample(vote=vote, usage=usage)
+        attempts = config.format_retries + 1
+        return Sample(error=f"the judge's reply was not the JSON asked for after {attempts} attempt(s): {problem}",
+                      usage=usage)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()

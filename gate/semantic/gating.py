@@ -1,0 +1,39 @@
+"""The semantic tier inside `gate check`: human reviews always override their trajectories'
+verdicts; the judge's verdicts count only when gate.yaml sets ``judge.gate: true``."""
+
+from __future__ import annotations
+
+from gate.config import GateConfig
+from gate.loader import CaseSet
+from gate.semantic.reviews import Reviews, apply_reviews
+from gate.trajectory import Trajectory
+from gate.verdict import RunVerdict
+
+
+def settled_verdicts(config: GateConfig, case_set: CaseSet, trajectories: list[Trajectory],
+                     verdicts: list[RunVerdict], reviews: Reviews, *, progress: bool | None = None,
+                     ) -> tuple[list[RunVerdict], bool]:
+    """``verdicts`` with human reviews applied and, under ``judge.gate``, every rubric settled by the
+    judge; and whether a stop interrupted the judge (its unjudged runs keep their rule verdicts)."""
+    judge = config.judge
+    if judge is None or not judge.gate:
+        return apply_reviews(verdicts, trajectories, reviews), False
+    from gate.semantic.assemble import judge_runs, settle
+    from gate.semantic.command import limits_of
+    from gate.semantic.engine import Ask, ask_all
+    from gate.semantic.prompt import build_messages
+    from gate.semantic.rubrics import rubrics_of
+
+    limits = limits_of(judge)
+    asks = [Ask(rubric, t, build_messages(rubric, t, limits)) for t in trajectories if t.error is None
+            for rubric in rubrics_of(case_set.cases[t.case_id], t.group)]
+    if not asks:
+        return apply_reviews(verdicts, trajectories, reviews), False
+    answers = ask_all(asks, judge, config.resolve("."), progress=progress)
+    judged = judge_runs(case_set.cases, trajectories, asks, settle(asks, answers, judge.samples), reviews,
+                        config.judging.budget_s)
+    by_run = {(v.case_id, v.group, v.run): v for v in judged.full_verdicts}
+    rest = apply_reviews([v for v in verdicts if (v.case_id, v.group, v.run) not in by_run], trajectories, reviews)
+    reviewed = {(v.case_id, v.group, v.run): v for v in rest}
+    return [by_run.get(key) or reviewed[key] for key in ((v.case_id, v.group, v.run) for v in verdicts)], \
+        answers.interrupted
