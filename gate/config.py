@@ -150,7 +150,7 @@ class JudgePrice(_Strict):
 class JudgeConfig(_Strict):
     """The semantic tier: an OpenAI-compatible chat endpoint that judges the ``judge:`` rubrics."""
 
-    url: str = Field(pattern=r"^[Hh][Tt][Tt][Pp][Ss]?://")
+    url: str
     """The endpoint's base URL (…/v1) or its chat-completions URL: OpenAI, vLLM, Ollama, LM Studio."""
     model: str = Field(min_length=1)
     api_key_env: str = "GATE_JUDGE_API_KEY"
@@ -177,6 +177,13 @@ class JudgeConfig(_Strict):
     gate: bool = False
     """Let the judge's verdicts count in `gate check` (the PR gate): off by default — the judge runs
     nightly, its verdicts beside the rules'."""
+
+    @field_validator("url")
+    @classmethod
+    def _url_scheme(cls, url: str) -> str:
+        if not url.lower().startswith(("http://", "https://")):
+            raise ValueError("url must start with http:// or https://")
+        return url
 
 
 class JunitConfig(_Strict):

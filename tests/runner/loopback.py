@@ -52,8 +52,9 @@ def _drip(out: BinaryIO, data: bytes, every_s: float, stop: threading.Event) -> 
 
 
 @contextmanager
-def serve(handler: Handler) -> Iterator[Server]:
-    """Run ``handler`` behind a loopback HTTP server for the duration of the block."""
+def serve(handler: Handler, port: int = 0) -> Iterator[Server]:
+    """Run ``handler`` behind a loopback HTTP server for the duration of the block (on ``port``,
+    or any free one)."""
     state = Server(handler)
 
     class _Handler(BaseHTTPRequestHandler):
@@ -83,7 +84,7 @@ def serve(handler: Handler) -> Iterator[Server]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
     server.daemon_threads = True
     server.block_on_close = False  # type: ignore[attr-defined]
     thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)

@@ -1,0 +1,80 @@
+"""`gate judge --calibrate`: the judge over the case examples, agreement per rubric and overall, each
+disagreement listed, a rubric the judge gets wrong flagged — and no example judged with its own label."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from gate.cli import main
+from gate.loader import load_cases
+from gate.semantic.rubrics import example_trajectory, expected_status, rubrics_of
+from gate.verdict import Status
+from tests.runner.loopback import Reply
+from tests.semantic.standin import ROOT, Asked, config_text, judge_server, verdict
+
+WRONG = "B3-AC-03"
+"""The case whose rubric the stand-in judge gets wrong: it passes every tone."""
+
+
+def _labels() -> list[tuple[tuple[str, str], Status]]:
+    """(rubric text, answer) and what the case files say the verdict is, for every decided pair."""
+    labels = []
+    for case in load_cases(ROOT / "cases").cases.values():
+        for example in (case.examples.pass_ + case.examples.fail) if case.examples else ():
+            for rubric in rubrics_of(case, example.group):
+                status = expected_status(rubric, example)
+                if status is not None:
+                    labels.append(((rubric.text, example_trajectory(case, example).final_answer), status))
+    return labels
+
+
+def test_calibration_reports_agreement_and_flags_the_rubric_the_judge_gets_wrong(tmp_path: Path) -> None:
+    found = _labels()
+    labels = dict(found)
+    assert len(labels) >= len(found) - 1  # pairs repeated across cases carry the same label
+    wrong_rubric = next(c.judge for c in load_cases(ROOT / "cases").cases[WRONG].constraints if c.judge)
+    leaked = []
+
+    def oracle(asked: Asked, index: int) -> Reply:
+        if asked.answer in asked.examples:
+            leaked.append(asked.answer)
+        rubric = asked.rubric
+        if rubric == wrong_rubric:
+            return verdict(True, "sounds fine")
+        return verdict(labels[(rubric, asked.answer)] is Status.PASS, "as labelled")
+
+    with judge_server(oracle) as server:
+        (tmp_path / "gate.yaml").write_text(config_text(server.url), encoding="utf-8")
+        result = CliRunner().invoke(main, ["judge", "--calibrate", "--samples", "1", "--config",
+                                           str(tmp_path / "gate.yaml"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert leaked == []  # every example was judged without itself among the labelled ones
+    document = json.loads((tmp_path / "out" / "judge-calibration.json").read_text(encoding="utf-8"))
+    flagged = [(r["case_id"], r["rubric"]) for r in document["rubrics"] if r["flagged"]]
+    assert flagged == [(WRONG, "professional_not_stiff")]
+    assert {(d["case_id"], d["expected"], d["judge"]) for d in document["disagreements"]} == {(WRONG, "fail", "pass")}
+    assert len(document["disagreements"]) == 2  # AC-03's two failing examples
+    assert len(document["items"]) == len(found) == document["agreement"]["judged"]
+    assert document["agreement"]["passed"] == len(found) - 2
+    assert len(document["rubrics"]) == 48 and len(server.seen) == len(found)
+    markdown = (tmp_path / "out" / "judge-calibration.md").read_text(encoding="utf-8")
+    assert "| B3-AC-03 | `professional_not_stiff` | 1/3 | ⚠️ yes |" in markdown
+    assert "expected fail, judge pass" in markdown
+    assert f"flagged: {WRONG} professional_not_stiff: 1/3 examples agree" in result.output
+
+
+def test_fail_under_reads_the_agreement(tmp_path: Path) -> None:
+    with judge_server(lambda asked, index: verdict(True)) as server:
+        (tmp_path / "gate.yaml").write_text(config_text(server.url), encoding="utf-8")
+        result = CliRunner().invoke(main, ["judge", "--calibrate", "--samples", "1", "--case", "B3-FC-04",
+                                           "--fail-under", "0.9", "--config", str(tmp_path / "gate.yaml"),
+                                           "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1 and "agreement 75.0% is under --fail-under 90.0%" in result.output, result.output
+
+
+def test_calibration_takes_no_recorded_runs() -> None:
+    result = CliRunner().invoke(main, ["judge", "--calibrate", "--trajectories", "x.jsonl"])
+    assert result.exit_code == 2 and "--calibrate judges the case examples" in result.output

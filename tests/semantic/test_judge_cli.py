@@ -1,0 +1,265 @@
+"""`gate judge` end to end against a stand-in endpoint on 127.0.0.1: verdicts with votes and reasons
+for every rubric, bad replies and endpoint failures recorded per constraint, the cache, exit codes."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner, Result
+
+from gate.cli import main
+from gate.loader import load_cases
+from gate.records import read_trajectories
+from gate.semantic.rubrics import rubrics_of
+from tests.runner.loopback import Reply
+from tests.semantic.cases import ANSWERS, write_cases
+from tests.semantic.standin import ROOT, Asked, chat, config_text, judge_server, verdict
+
+RECORDING = ROOT / "examples" / "trajectories.jsonl"
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def judge_json(out: Path) -> dict[str, Any]:
+    document = json.loads((out / "judge.json").read_text(encoding="utf-8"))
+    schema = json.loads((ROOT / "schemas" / "judge.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(document)
+    return dict(document)
+
+
+def queue(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (out / "review-queue.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_every_rubric_of_the_demo_recording_gets_a_verdict_with_votes_and_reasons(tmp_path: Path) -> None:
+    def script(asked: Asked, index: int) -> Reply:
+        return verdict("剩下两天" not in asked.answer, f"judged answer of {len(asked.answer)} chars")
+
+    with judge_server(script) as server:
+        (tmp_path / "gate.yaml").write_text(config_text(server.url), encoding="utf-8")
+        result = run("judge", "--config", str(tmp_path / "gate.yaml"), "--trajectories", str(RECORDING),
+                     "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    cases = load_cases(ROOT / "cases").cases
+    expected = sorted((t.case_id, t.group, t.run, r.constraint_id) for t in read_trajectories(RECORDING)
+                      if t.error is None for r in rubrics_of(cases[t.case_id], t.group))
+    document = judge_json(tmp_path / "out")
+    records = document["constraints"]
+    assert sorted((r["case_id"], r["group"], r["run"], r["constraint"]) for r in records) == expected
+    assert len(expected) > 100 and len(server.seen) == 3 * len(expected)
+    for record in records:
+        rubric, = record["rubrics"]
+        assert rubric["votes"] == {"pass": 3, "fail": 0, "error": 0} and not rubric["split"]
+        assert [s["reason"].startswith("judged answer of") for s in rubric["samples"]] == [True] * 3
+        assert record["final"] == record["judge"] == "pass" and record["source"] == "judge"
+        assert record["trajectory"].startswith("sha256:")
+    assert sorted({seen.body["seed"] for seen in server.seen}) == [0, 1, 2]
+    assert document["overall"]["passed"] == len(expected) and document["usage"]["requests"] == 3 * len(expected)
+    assert document["usage"]["prompt_tokens"] == 900 * 3 * len(expected) and document["usage"]["cost"] is None
+    markdown = (tmp_path / "out" / "judge.md").read_text(encoding="utf-8")
+    assert "| Dimension | Group | Rules (runs) | Judge (rubrics) | Fully followed (runs) |" in markdown
+    assert "| B3/FC | A |" in markdown
+    # no human has reviewed these cases yet: every verdict is a first run of a new case, for review
+    assert {tuple(e["reasons"]) for e in queue(tmp_path / "out")} == {("new-case",)}
+    assert f"{len(expected)} rubric verdicts ({len(expected)} pass · 0 fail · 0 error)" in result.output
+
+
+def _records(path: Path, answers: dict[str, str]) -> Path:
+    lines = [json.dumps({"case_id": "B3-QC-09", "group": "A", "run": run, "final_answer": answer}, ensure_ascii=False)
+             for run, answer in enumerate(answers.values())]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    write_cases(tmp_path)
+    return tmp_path
+
+
+def judged(project: Path, script: Callable[[Asked, int], Reply], answers: dict[str, str], *args: str,
+           judge_extra: str = "", cache: str = "false", port: int = 0) -> tuple[Result, dict[str, Any], int]:
+    with judge_server(script, port) as server:
+        (project / "gate.yaml").write_text(config_text(server.url, cases="cases", judge_extra=judge_extra, cache=cache),
+                                           encoding="utf-8")
+        result = run("judge", "--trajectories", str(_records(project / "runs.jsonl", answers)), *args)
+        requests = len(server.seen)
+    document = judge_json(project / "gate-results") if (project / "gate-results" / "judge.json").exists() else {}
+    return result, document, requests
+
+
+def _by_run(document: dict[str, Any], constraint: str = "friendly") -> dict[int, dict[str, Any]]:
+    return {r["run"]: r for r in document["constraints"] if r["constraint"] == constraint}
+
+
+def test_split_votes_and_rule_judge_disagreements_go_to_the_review_queue(project: Path) -> None:
+    def script(asked: Asked, index: int) -> Reply:
+        if asked.answer == ANSWERS["cold"]:
+            return verdict(asked.seed == 0, "命令口吻" if asked.seed else "还算友好")  # 1 pass, 2 fail
+        return verdict(True)
+
+    result, document, _ = judged(project, script, {"good": ANSWERS["good"], "cold": ANSWERS["cold"]})
+    assert result.exit_code == 0, result.output
+    cold = _by_run(document)[1]
+    assert (cold["judge"], cold["rubrics"][0]["votes"], cold["rubrics"][0]["split"]) == (
+        "fail", {"pass": 1, "fail": 2, "error": 0}, True)
+    combined = _by_run(document, "three_and_friendly")[1]
+    assert (combined["rule"], combined["judge"]) == ("pass", "fail")  # the rule part passes, the rubric does not
+    entries = {(e["run"], e["constraint"]): e for e in queue(project / "gate-results")}
+    assert entries[(1, "friendly")]["reasons"] == ["split-vote", "new-case"]
+    assert entries[(1, "three_and_friendly")]["reasons"] == ["disagreement", "split-vote", "new-case"]
+    assert entries[(1, "friendly")]["judge_reasons"] == ["还算友好", "命令口吻", "命令口吻"]
+    assert entries[(1, "friendly")]["excerpt"] == ANSWERS["cold"]
+    dimension, = (d for d in document["dimensions"] if d["group"] == "A")
+    assert dimension["rules"]["passed"] == 2 and dimension["rubrics"] == {
+        **dimension["rubrics"], "passed": 2, "judged": 4}
+    assert dimension["runs"]["passed"] == 1 and dimension["runs"]["judged"] == 2
+
+
+MARKED = {name: f"{ANSWERS['good']}\n<{name}>" for name in
+          ("prose-then-json", "prose", "wrong-types", "empty", "rate-limited", "server-error", "stalls", "fenced")}
+
+
+_LIMITED: set[tuple[str, int | None]] = set()
+
+
+def _faulty(asked: Asked, index: int) -> Reply:
+    marker = asked.answer.rsplit("<", 1)[-1].rstrip(">")
+    if marker == "prose-then-json":
+        return chat("I think the answer is friendly.") if asked.turn == 1 else verdict(True, "fixed on the second turn")
+    if marker == "prose":
+        return chat("Looks friendly to me!")
+    if marker == "wrong-types":
+        return chat('{"reason": "ok", "passed": "yes"}')
+    if marker == "empty":
+        return chat("")
+    if marker == "rate-limited" and (asked.rubric, asked.seed) not in _LIMITED:  # the first ask of each sample
+        _LIMITED.add((asked.rubric, asked.seed))
+        return Reply(status=429, body={"error": "slow down"}, headers={"Retry-After": "0"})
+    if marker == "server-error":
+        return Reply(status=500, body={"error": "overloaded"})
+    if marker == "stalls":
+        return Reply(body={"choices": []}, drip_s=0.2)
+    if marker == "fenced":
+        return chat('```json\n{"reason": "fenced but fine", "passed": false}\n```')
+    return verdict(True)
+
+
+def test_bad_replies_and_endpoint_failures_end_as_recorded_judge_errors(project: Path) -> None:
+    result, document, _ = judged(project, _faulty, MARKED, judge_extra="  retries: 1\n  timeout_s: 0.5\n")
+    assert result.exit_code == 0, result.output
+    found = {name: _by_run(document)[run] for run, name in enumerate(MARKED)}
+    details = {name: record["rubrics"][0]["samples"][0]["error"] or "" for name, record in found.items()}
+    assert found["prose-then-json"]["judge"] == "pass"
+    assert found["prose-then-json"]["rubrics"][0]["samples"][0]["reason"] == "fixed on the second turn"
+    assert found["fenced"]["judge"] == "fail"
+    assert found["rate-limited"]["judge"] == "pass"
+    for name in ("prose", "wrong-types", "empty", "server-error", "stalls"):
+        assert found[name]["judge"] == "error", name
+        assert found[name]["rubrics"][0]["votes"] == {"pass": 0, "fail": 0, "error": 3}
+    assert details["prose"].startswith("the judge's reply was not the JSON asked for after 3 attempt(s): text before")
+    assert '"passed" must be true or false' in details["wrong-types"]
+    assert "an empty reply" in details["empty"]
+    assert details["server-error"].startswith("judge endpoint: HTTP 500") and "(after 2 attempts)" in details["server-error"]
+    assert "timed out after 0.5 s" in details["stalls"]
+    assert "no majority of 3 samples (0 pass · 0 fail · 3 error)" in found["stalls"]["rubrics"][0]["detail"]
+    markdown = (project / "gate-results" / "judge.md").read_text(encoding="utf-8")
+    assert "Rubrics the judge could not decide" in markdown
+    assert document["overall"]["errors"] == 2 * 5  # friendly and three_and_friendly of the five broken runs
+
+
+def test_a_correction_turn_carries_the_bad_reply_and_what_was_wrong(project: Path) -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def script(asked: Asked, index: int) -> Reply:
+        bodies.append(asked.body)
+        return chat("Sure: passed") if asked.turn == 1 else verdict(True)
+
+    judged(project, script, {"good": ANSWERS["good"]}, "--samples", "1")
+    second = next(b for b in bodies if len(b["messages"]) == 4)
+    assert second["messages"][2] == {"role": "assistant", "content": "Sure: passed"}
+    assert "text before the JSON object" in second["messages"][3]["content"]
+
+
+def test_replies_are_cached_and_no_cache_asks_again(project: Path) -> None:
+    cache = str(project / "judge-cache")
+    answers = {"good": ANSWERS["good"], "cold": ANSWERS["cold"]}
+    with socket.socket() as probe:  # the endpoint is part of the key: the same one, on the same port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    first, document, asked = judged(project, lambda a, i: verdict(True), answers, cache=cache, port=port)
+    assert first.exit_code == 0 and asked == 2 * 2 * 3 and document["usage"]["cached"] == 0
+    again, document, asked = judged(project, lambda a, i: verdict(False), answers, cache=cache, port=port)
+    assert asked == 0 and document["usage"] == {**document["usage"], "requests": 0, "cached": 12}
+    assert {r["judge"] for r in document["constraints"]} == {"pass"}  # the cached replies, not the new script
+    fresh, document, asked = judged(project, lambda a, i: verdict(False), answers, "--no-cache", cache=cache, port=port)
+    assert asked == 12 and {r["judge"] for r in document["constraints"]} == {"fail"}
+
+
+def test_fail_under_and_an_unavailable_endpoint_have_their_exit_codes(project: Path) -> None:
+    answers = {"good": ANSWERS["good"], "cold": ANSWERS["cold"]}
+    half = judged(project, lambda a, i: verdict(a.answer == ANSWERS["good"]), answers, "--fail-under", "0.9")[0]
+    assert half.exit_code == 1 and "pass rate 50.0% is under --fail-under 90.0%" in half.output
+    enough = judged(project, lambda a, i: verdict(a.answer == ANSWERS["good"]), answers, "--fail-under", "0.5")[0]
+    assert enough.exit_code == 0
+    down, document, _ = judged(project, lambda a, i: Reply(status=503, body={}), answers,
+                               judge_extra="  retries: 0\n")
+    assert down.exit_code == 4 and "the judge endpoint was unavailable" in down.output
+    assert {r["judge"] for r in document["constraints"]} == {"error"}  # and the reports are still written
+
+
+def test_cost_is_reported_from_usage_and_prices(project: Path) -> None:
+    price = "  price: {prompt_per_mtok: 2.5, completion_per_mtok: 10, currency: USD}\n"
+    _, document, _ = judged(project, lambda a, i: verdict(True), {"good": ANSWERS["good"]}, judge_extra=price)
+    usage = document["usage"]
+    assert (usage["prompt_tokens"], usage["completion_tokens"]) == (6 * 900, 6 * 30)
+    assert usage["cost"] == pytest.approx((5400 * 2.5 + 180 * 10) / 1e6) and usage["currency"] == "USD"
+    assert "≈ 0.0153 USD" in (project / "gate-results" / "judge.md").read_text(encoding="utf-8")
+
+
+def test_judge_and_reason_text_cannot_mark_up_the_report_or_mention_anyone(project: Path) -> None:
+    hostile = "\x1b[31m@octocat <img src=x> **bold** | cell"
+    _, document, _ = judged(project, lambda a, i: verdict(False, hostile), {"good": ANSWERS["good"]})
+    markdown = (project / "gate-results" / "judge.md").read_text(encoding="utf-8")
+    assert "\x1b" not in json.dumps(document) and "\x1b" not in markdown
+    assert "@\u200doctocat" in markdown and "<img" not in markdown and "\\*\\*bold\\*\\*" in markdown
+
+
+@pytest.mark.parametrize("args, config, message", [
+    ([], "cases: {path: cases}\n", "gate.yaml has no judge: section"),
+    (["--results", "missing.json"], None, "results file not found"),
+    (["--case", "B3-QC-90"], None, "unknown case B3-QC-90 — did you mean 'B3-QC-09'?"),
+])
+def test_unusable_input_is_a_clear_error(project: Path, args: list[str], config: str | None, message: str) -> None:
+    (project / "gate.yaml").write_text(config or config_text("http://127.0.0.1:9", cases="cases"), encoding="utf-8")
+    _records(project / "runs.jsonl", {"good": ANSWERS["good"]})
+    chosen = args if "--results" in args else ["--trajectories", "runs.jsonl", *args]
+    result = CliRunner().invoke(main, ["judge", *chosen])
+    assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_results_without_their_trajectories_say_what_is_needed(project: Path) -> None:
+    (project / "gate.yaml").write_text(config_text("http://127.0.0.1:9", cases="cases"), encoding="utf-8")
+    (project / "out").mkdir()
+    (project / "out" / "results.json").write_text("{}", encoding="utf-8")
+    result = CliRunner().invoke(main, ["judge", "--results", "out/results.json"])
+    assert result.exit_code == 2 and "the judge needs the trajectories.jsonl" in result.output
+
+
+def test_a_bad_judge_section_names_the_key(project: Path) -> None:
+    (project / "gate.yaml").write_text("cases: {path: cases}\njudge: {url: localhost:8000, model: m, sampels: 3}\n",
+                                       encoding="utf-8")
+    result = CliRunner().invoke(main, ["judge", "--trajectories", "runs.jsonl"])
+    assert result.exit_code == 2
+    assert "gate.yaml:2: judge.url: url must start with http:// or https:// (+1 more error(s))" in result.output
+    every = CliRunner().invoke(main, ["validate"])
+    assert every.exit_code == 2 and "judge.sampels" in every.output and "did you mean 'samples'" in every.output
