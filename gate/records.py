@@ -12,7 +12,7 @@ from gate import safejson
 from gate.atomic import write_text
 from gate.errors import GateError, did_you_mean
 from gate.trajectory import Trajectory
-from gate.yamlio import dotted, read_text
+from gate.yamlio import first_problem, read_text
 
 RecordKey = tuple[str, str, int]
 
@@ -28,11 +28,7 @@ def parse_line(line: str, where: str) -> Trajectory:
     try:
         return Trajectory.model_validate(data)
     except ValidationError as exc:
-        error = exc.errors(include_url=False)[0]
-        message = str(error["msg"]).removeprefix("Value error, ")
-        path = dotted(error["loc"])
-        # A whole-record problem already names its field; "(top level): " would only add noise.
-        raise GateError(message if path == "(top level)" else f"{path}: {message}", where=where) from None
+        raise GateError(first_problem(exc), where=where) from None
 
 
 def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = None, *,

@@ -92,9 +92,16 @@ def line_of(text: str, loc: Sequence[int | str]) -> int | None:
     return line
 
 
-def _message(error: Any) -> str:
-    message = str(error["msg"])
-    return message.removeprefix("Value error, ")
+def error_message(error: Any) -> str:
+    """A pydantic error's message without pydantic's "Value error, " prefix."""
+    return str(error["msg"]).removeprefix("Value error, ")
+
+
+def first_problem(exc: ValidationError) -> str:
+    """The first problem of a validation error as one line: ``field.path: message``."""
+    error = exc.errors(include_url=False)[0]
+    path = dotted(error["loc"])
+    return error_message(error) if path == "(top level)" else f"{path}: {error_message(error)}"
 
 
 def _one(path: Path, text: str, error: Any, prefix: Sequence[int | str], keys: Iterable[str]) -> GateError:
@@ -105,7 +112,7 @@ def _one(path: Path, text: str, error: Any, prefix: Sequence[int | str], keys: I
     hint = ""
     if error.get("type") == "extra_forbidden" and loc_clean and isinstance(loc_clean[-1], str):
         hint = did_you_mean(loc_clean[-1], keys)  # a misspelt key: name the one it resembles
-    return GateError(f"{dotted(loc_clean)}: {_message(error)}{hint}", where=where)
+    return GateError(f"{dotted(loc_clean)}: {error_message(error)}{hint}", where=where)
 
 
 def validation_error(path: Path, text: str, exc: ValidationError, prefix: Sequence[int | str] = (),

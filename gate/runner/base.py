@@ -102,10 +102,9 @@ def to_trajectory(data: Any, key: tuple[str, str, int]) -> Trajectory:
     try:
         return Trajectory.model_validate({**data, **expected, "metadata": metadata})
     except ValidationError as exc:
-        error = exc.errors(include_url=False)[0]
-        place = ".".join(str(p) for p in error["loc"]) or "record"
-        message = str(error["msg"]).removeprefix("Value error, ")
-        raise AgentError(f"the trajectory is malformed: {place}: {message}") from None
+        from gate.yamlio import first_problem
+
+        raise AgentError(f"the trajectory is malformed: {first_problem(exc)}") from None
 
 
 def error_trajectory(key: tuple[str, str, int], message: str, metadata: dict[str, Any]) -> Trajectory:

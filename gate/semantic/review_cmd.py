@@ -21,6 +21,7 @@ from gate.report.sanitize import xml_safe
 from gate.semantic.command import QUEUE_FILE
 from gate.semantic.document import QueueEntry
 from gate.semantic.reviews import Review, append_review, load_reviews
+from gate.yamlio import first_problem
 
 KEYS = {"p": "pass", "f": "fail", "s": "skip", "q": "quit"}
 
@@ -53,9 +54,10 @@ def read_queue(path: Path) -> list[QueueEntry]:
             continue
         try:
             entries.append(QueueEntry.model_validate(safejson.loads(line)))
-        except (ValueError, ValidationError) as exc:
-            first = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
-            raise GateError(f"not a review-queue entry: {first}", where=f"{path}:{number}") from None
+        except ValidationError as exc:
+            raise GateError(f"not a review-queue entry: {first_problem(exc)}", where=f"{path}:{number}") from None
+        except ValueError as exc:
+            raise GateError(f"not a review-queue entry: {exc}", where=f"{path}:{number}") from None
     return entries
 
 
@@ -122,8 +124,7 @@ def _review(trajectory: str, case_id: str, constraint: str, verdict: str, note: 
         return Review(trajectory=trajectory, case_id=case_id, constraint=constraint, rule=rule, judge=judge,
                       human=verdict, note=note.strip(), reviewer=reviewer, date=datetime.date.today())
     except ValidationError as exc:
-        problem = exc.errors()[0]
-        raise GateError(f"{'.'.join(str(p) for p in problem['loc'])}: {problem['msg']}") from None
+        raise GateError(first_problem(exc)) from None
 
 
 def record_one(config_path: str | None, queue_path: str | None, reviewer: str | None, *, trajectory: str,

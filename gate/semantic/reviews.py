@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError, field_validator
 
 from gate import yamlio
 from gate.atomic import write_text
@@ -41,7 +41,7 @@ class Review(StrictValues):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    trajectory: str = Field(pattern=r"^sha256:[0-9a-f]{64}$")
+    trajectory: str
     case_id: str = Field(min_length=1)
     constraint: str = Field(min_length=1)
     rule: Verdict | None = None
@@ -52,6 +52,15 @@ class Review(StrictValues):
     note: str = ""
     reviewer: str = Field(min_length=1)
     date: datetime.date
+
+    @field_validator("trajectory")
+    @classmethod
+    def _digest(cls, value: str) -> str:
+        digits = value.removeprefix("sha256:")
+        if not value.startswith("sha256:") or len(digits) != 64 or digits.strip("0123456789abcdef"):
+            raise ValueError("must be a trajectory digest: sha256: and 64 lowercase hex digits (judge.json and "
+                             "the review queue give it)")
+        return value
 
 
 class ReviewsFile(StrictValues):

@@ -198,10 +198,10 @@ def test_replies_are_cached_and_no_cache_asks_again(project: Path) -> None:
         port = probe.getsockname()[1]
     first, document, asked = judged(project, lambda a, i: verdict(True), answers, cache=cache, port=port)
     assert first.exit_code == 0 and asked == 2 * 2 * 3 and document["usage"]["cached"] == 0
-    again, document, asked = judged(project, lambda a, i: verdict(False), answers, cache=cache, port=port)
+    _, document, asked = judged(project, lambda a, i: verdict(False), answers, cache=cache, port=port)
     assert asked == 0 and document["usage"] == {**document["usage"], "requests": 0, "cached": 12}
     assert {r["judge"] for r in document["constraints"]} == {"pass"}  # the cached replies, not the new script
-    fresh, document, asked = judged(project, lambda a, i: verdict(False), answers, "--no-cache", cache=cache, port=port)
+    _, document, asked = judged(project, lambda a, i: verdict(False), answers, "--no-cache", cache=cache, port=port)
     assert asked == 12 and {r["judge"] for r in document["constraints"]} == {"fail"}
 
 

@@ -1,0 +1,64 @@
+"""The judge in the PR gate: never unless gate.yaml sets ``judge.gate: true``; then its rubric
+verdicts count like rules, marked as the judge's in results.json and the comment."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from gate.cli import main
+from gate.trajectory import Trajectory
+from tests.runner.loopback import Reply
+from tests.semantic.cases import ANSWERS, write_cases
+from tests.semantic.standin import Asked, config_text, judge_server, verdict
+
+POINT = "decision: {mode: point}\n"  # one run decides, so the judge's verdict alone moves the exit code
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    write_cases(tmp_path)
+    records = [Trajectory(case_id="B3-QC-09", group="A", run=0, final_answer=ANSWERS["good"]),
+               Trajectory(case_id="B3-QC-09", group="B", run=0, final_answer=ANSWERS["cold"])]
+    (tmp_path / "runs.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in records), encoding="utf-8")
+    return tmp_path
+
+
+def _check(project: Path, gate: bool) -> tuple[int, int, dict[str, Any], str]:
+    def script(asked: Asked, index: int) -> Reply:
+        return verdict(asked.answer != ANSWERS["cold"], "命令口吻" if asked.answer == ANSWERS["cold"] else "友好")
+
+    with judge_server(script) as server:
+        agent = f"  adapter: replay\n  trajectories: {project / 'runs.jsonl'}\n"
+        (project / "gate.yaml").write_text(
+            config_text(server.url, cases="cases", agent=agent, judge_extra=f"  gate: {str(gate).lower()}\n",
+                        extra=POINT), encoding="utf-8")
+        result = CliRunner().invoke(main, ["check"])
+        asked = len(server.seen)
+    results = json.loads((project / "gate-results" / "results.json").read_text(encoding="utf-8"))
+    return result.exit_code, asked, results, (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
+
+
+def test_by_default_the_judge_is_never_asked_and_rubrics_stay_unjudged(project: Path) -> None:
+    code, asked, results, comment = _check(project, gate=False)
+    assert (code, asked) == (0, 0)
+    statuses = {(r["group"], c["id"]): c["status"] for r in results["results"] for c in r["constraints"]}
+    assert statuses[("B", "friendly")] == "skipped"
+    assert "LLM judge" not in comment
+
+
+def test_with_judge_gate_the_judges_verdicts_count_and_say_whose_they_are(project: Path) -> None:
+    code, asked, results, comment = _check(project, gate=True)
+    assert code == 1 and asked == 2 * 2 * 3  # two runs, two rubrics each, three samples
+    by = {(r["group"], c["id"]): c for r in results["results"] for c in r["constraints"]}
+    assert (by[("B", "friendly")]["status"], by[("B", "friendly")]["source"]) == ("fail", "judge")
+    assert by[("B", "friendly")]["detail"] == "0 pass · 3 fail: 命令口吻"
+    assert (by[("A", "friendly")]["status"], by[("A", "friendly")]["source"]) == ("pass", "judge")
+    assert "source" not in by[("B", "exactly_3")]
+    assert "4 rubric verdict(s) come from the LLM judge (`judge.gate: true`)" in comment
+    assert "❌ **agent-gate failed**" in comment
