@@ -17,14 +17,18 @@ import click
 @click.option("--case", "case_ids", multiple=True, help="Only this case (repeatable).")
 @click.option("--tag", "tags", multiple=True,
               help="Collecting runs: cases with this tag (repeatable; default: cases.tags of gate.yaml).")
+@click.option("--all-cases", is_flag=True, help="Collecting runs: every case with a rubric, whatever its tags.")
+@click.option("--url", default=None, help="The judge endpoint (default: judge.url of gate.yaml).")
+@click.option("--model", default=None, help="The judge model (default: judge.model of gate.yaml).")
 @click.option("--samples", type=click.IntRange(1, 15), default=None, help="Samples per verdict (default: judge.samples).")
 @click.option("--calibrate", is_flag=True, help="Judge every case's own labelled examples and report agreement.")
 @click.option("--fail-under", type=click.FloatRange(0, 1), default=None,
               help="Exit 1 when the judge's pass rate (with --calibrate: its agreement) is under this.")
 @click.option("--no-cache", is_flag=True, help="Ask afresh, whatever judge.cache (and agent.cache) say.")
 def judge_command(config_path: str | None, trajectories: str | None, results: str | None, out_dir: str | None,
-                  case_ids: tuple[str, ...], tags: tuple[str, ...], samples: int | None, calibrate: bool,
-                  fail_under: float | None, no_cache: bool) -> None:
+                  case_ids: tuple[str, ...], tags: tuple[str, ...], all_cases: bool, url: str | None,
+                  model: str | None, samples: int | None, calibrate: bool, fail_under: float | None,
+                  no_cache: bool) -> None:
     """The semantic tier: judge the rubrics of the selected cases with an LLM (OpenAI-compatible endpoint).
 
     Runs come from --trajectories or --results, or are collected from the agent like `gate check`.
@@ -37,10 +41,14 @@ def judge_command(config_path: str | None, trajectories: str | None, results: st
 
     if trajectories and results:
         raise click.UsageError("give --trajectories or --results, not both")
-    if calibrate and (trajectories or results or tags):
-        raise click.UsageError("--calibrate judges the case examples: --trajectories, --results and --tag do not apply")
+    if calibrate and (trajectories or results or tags or all_cases):
+        raise click.UsageError("--calibrate judges the case examples: --trajectories, --results, --tag and "
+                               "--all-cases do not apply")
+    if (trajectories or results) and (tags or all_cases):
+        raise click.UsageError("--tag and --all-cases choose the cases to collect runs of, not recorded runs")
     settings = JudgeSettings(config=config_path, trajectories=trajectories, results=results, out_dir=out_dir,
-                             case_ids=case_ids, tags=tags, samples=samples, fail_under=fail_under, no_cache=no_cache)
+                             case_ids=case_ids, tags=tags, all_cases=all_cases, url=url, model=model,
+                             samples=samples, fail_under=fail_under, no_cache=no_cache)
     if calibrate:
         from gate.semantic.calibration import run_calibrate
 

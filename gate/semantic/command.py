@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from pydantic import ValidationError
 
 from gate.atomic import dump_json, write_set
 from gate.case import Case
@@ -21,6 +22,7 @@ from gate.semantic.prompt import PROMPT_VERSION, Limits, build_messages
 from gate.semantic.reviews import Reviews, load_reviews
 from gate.semantic.rubrics import has_rubrics, rubrics_of
 from gate.trajectory import Trajectory
+from gate.yamlio import first_problem
 
 QUEUE_FILE = "review-queue.jsonl"
 
@@ -35,6 +37,9 @@ class JudgeSettings:
     out_dir: str | None = None
     case_ids: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    all_cases: bool = False
+    url: str | None = None
+    model: str | None = None
     samples: int | None = None
     fail_under: float | None = None
     no_cache: bool = False
@@ -56,13 +61,25 @@ def limits_of(judge: JudgeConfig) -> Limits:
     return Limits(answer=judge.max_answer_chars, tools=judge.max_tool_chars, example=judge.max_example_chars)
 
 
+def _judge_config(config: GateConfig, settings: JudgeSettings) -> JudgeConfig:
+    """gate.yaml's judge section with the command line's --url, --model and --samples over it."""
+    given = {key: value for key, value in (("url", settings.url), ("model", settings.model),
+                                             ("samples", settings.samples)) if value is not None}
+    if config.judge is None and not {"url", "model"} <= given.keys():
+        raise GateError("gate.yaml has no judge: section — give judge.url and judge.model (an OpenAI-compatible "
+                        "endpoint: OpenAI, vLLM, Ollama, LM Studio), or --url and --model",
+                        where=settings.config or "gate.yaml")
+    base = config.judge.model_dump() if config.judge is not None else {}
+    try:
+        return JudgeConfig.model_validate({**base, **given})
+    except ValidationError as exc:
+        raise GateError(f"judge: {first_problem(exc)}") from None
+
+
 def load(settings: JudgeSettings) -> Loaded:
     """gate.yaml with its judge section, the cases with rubrics (``--case`` picks some), the reviews."""
     config = load_config(settings.config)
-    if config.judge is None:
-        raise GateError("gate.yaml has no judge: section — give judge.url and judge.model (an OpenAI-compatible "
-                        "endpoint: OpenAI, vLLM, Ollama, LM Studio)", where=settings.config or "gate.yaml")
-    judge = config.judge if settings.samples is None else config.judge.model_copy(update={"samples": settings.samples})
+    judge = _judge_config(config, settings)
     case_set = load_cases(config.resolve(config.cases.path), config.suites)
     unknown = [i for i in settings.case_ids if i not in case_set.cases]
     if unknown:
@@ -107,7 +124,10 @@ def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory
     if settings.tags:
         config = replaced(config, cases=config.cases.model_copy(update={"tags": settings.tags}))
     config = without_cache(config) if settings.no_cache else config
-    selected = [c for c in select_cases(config, loaded.case_set, None) if c.id in loaded.chosen]
+    if settings.all_cases:
+        selected = [c for c in loaded.chosen.values() if c.runnable and any(g in c.groups for g in config.groups)]
+    else:
+        selected = [c for c in select_cases(config, loaded.case_set, None) if c.id in loaded.chosen]
     if not selected:
         raise GateError(f"no selected case has a judge: rubric (tags: {', '.join(config.cases.tags) or 'none'}); "
                         "choose others with --tag or --case", where=str(loaded.case_set.root))

@@ -164,3 +164,19 @@ def test_comment_workflow_posts_only_for_a_plain_pull_request_number(
     else:
         assert not log.exists()
         assert done.stdout.startswith("::warning title=agent-gate::no pull request number")
+
+
+def test_the_nightly_judge_workflow_calibrates_judges_and_keeps_every_report() -> None:
+    data = load(REPO / ".github" / "workflows" / "nightly-judge.yml")
+    assert set(data[True]) == {"schedule", "workflow_dispatch"}  # nightly and by hand, never on a pull request
+    job = data["jobs"]["judge"]
+    assert job["environment"] == "nightly-judge" and "permissions" not in job
+    runs = [str(s.get("run", "")) for s in job["steps"]]
+    assert any(r.startswith("gate judge --calibrate") for r in runs)
+    assert any(r.startswith("gate judge --all-cases") and "--fail-under" in r for r in runs)
+    upload = next(s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/upload-artifact@"))
+    assert upload["if"].startswith("always()")
+    assert {"gate-results/judge.json", "gate-results/judge.md", "gate-results/review-queue.jsonl"} <= set(
+        upload["with"]["path"].split())
+    keyed = [s for s in job["steps"] if "GATE_JUDGE_API_KEY" in s.get("env", {})]
+    assert keyed and all(str(s["run"]).startswith("gate judge") for s in keyed)  # the key reaches the judge only

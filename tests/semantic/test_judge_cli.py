@@ -263,3 +263,41 @@ def test_a_bad_judge_section_names_the_key(project: Path) -> None:
     assert "gate.yaml:2: judge.url: url must start with http:// or https:// (+1 more error(s))" in result.output
     every = CliRunner().invoke(main, ["validate"])
     assert every.exit_code == 2 and "judge.sampels" in every.output and "did you mean 'samples'" in every.output
+
+
+def test_runs_are_collected_from_the_agent_when_none_are_given(project: Path) -> None:
+    records = [json.dumps({"case_id": "B3-QC-09", "group": g, "run": 0, "final_answer": ANSWERS["good"]}) for g in "AB"]
+    (project / "replay.jsonl").write_text("\n".join(records) + "\n", encoding="utf-8")
+    agent = f"  adapter: replay\n  trajectories: {project / 'replay.jsonl'}\n"
+    with judge_server(lambda asked, index: verdict(True)) as server:
+        (project / "gate.yaml").write_text(config_text(server.url, cases="cases", agent=agent).split("judge:")[0],
+                                           encoding="utf-8")  # no judge: section — the command line names it
+        tagged = run("judge", "--tag", "nightly", "--url", f"{server.url}/v1", "--model", "stand-in")
+        collected = run("judge", "--all-cases", "--url", f"{server.url}/v1", "--model", "stand-in", "--samples", "1")
+    assert tagged.exit_code == 2 and "no case selected (tags: nightly" in tagged.output
+    assert collected.exit_code == 0, collected.output
+    document = judge_json(project / "gate-results")
+    assert sorted((r["group"], r["constraint"]) for r in document["constraints"]) == [
+        ("A", "friendly"), ("A", "three_and_friendly"), ("B", "friendly"), ("B", "three_and_friendly")]
+    assert document["judge"]["samples"] == 1 and document["judge"]["url"] == f"{server.url}/v1/chat/completions"
+
+
+def test_a_stop_while_judging_still_writes_every_report_and_exits_130(project: Path) -> None:
+    import os
+    import signal
+    import threading
+
+    def script(asked: Asked, index: int) -> Reply:
+        if index == 3:  # a few verdicts in, the runner is told to stop
+            threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+        if index >= 3:
+            return Reply(body={"choices": []}, drip_s=0.5)
+        return verdict(True)
+
+    result, document, _ = judged(project, script, {"good": ANSWERS["good"], "cold": ANSWERS["cold"]},
+                                 judge_extra="  concurrency: 1\n")
+    assert result.exit_code == 130, result.output
+    assert document["interrupted"] is True
+    assert len(document["constraints"]) < 4  # runs the stop left half-judged are not reported as judged
+    assert "interrupted" in (project / "gate-results" / "judge.md").read_text(encoding="utf-8")
+    assert (project / "gate-results" / "review-queue.jsonl").exists()
