@@ -51,3 +51,18 @@ def test_the_readme_s_gate_yaml_is_a_valid_config() -> None:
     block = text.split("## gate.yaml and the thresholds", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
     config = GateConfig.model_validate(yaml.safe_load(block))
     assert config.suites is not None and "B3" in config.suites
+
+
+def test_the_readme_s_judge_section_is_a_valid_config() -> None:
+    import yaml
+
+    from gate.config import GateConfig
+
+    text = README.read_text(encoding="utf-8")
+    block = text.split("## The semantic tier", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    config = GateConfig.model_validate(yaml.safe_load(block))
+    assert config.judge is not None and config.judge.samples == 3 and not config.judge.gate
+    reviews = text.split("**Human review as data.**", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    from gate.semantic.reviews import ReviewsFile
+
+    assert ReviewsFile.model_validate(yaml.safe_load(reviews)).reviews

@@ -64,6 +64,9 @@ def test_calibration_reports_agreement_and_flags_the_rubric_the_judge_gets_wrong
     assert "| B3-AC-03 | `professional_not_stiff` | 1/3 | ⚠️ yes |" in markdown
     assert "expected fail, judge pass" in markdown
     assert f"flagged: {WRONG} professional_not_stiff: 1/3 examples agree" in result.output
+    total = len(found)
+    assert (f"calibration: the judge agrees with {total - 2} of {total} example labels "
+            f"({(total - 2) / total:.1%}) · 1 of 48 rubrics flagged") in result.output  # as the README shows it
 
 
 def test_fail_under_reads_the_agreement(tmp_path: Path) -> None:
