@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -163,11 +162,7 @@ class ChatAdapter:
                 "max_turns": agent.max_turns, "system": system, "tools": tools}
 
     def _headers(self) -> dict[str, str]:
-        headers = headers_mod.expand(self._agent.headers)
-        key = os.environ.get(self._agent.api_key_env)
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        return headers
+        return headers_mod.with_bearer(self._agent.headers, self._agent.api_key_env)
 
     async def call(self, request: dict[str, Any]) -> dict[str, Any]:
         agent = self._agent

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from gate.runner.cache import Cache, cache_key
 from gate.runner.identity import agent_identity
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.retry import RetryPolicy, with_retries
+from gate.runner.tasks import gather_until_stopped
 from gate.trajectory import UNREACHABLE, Trajectory
 from gate.verdict import RunVerdict, Status
 
@@ -29,8 +29,6 @@ DEFAULT_BACKOFF_S = 0.5
 """First retry waits up to this long (full jitter), doubling per attempt."""
 
 Key = tuple[str, str, int]
-
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 @dataclass(frozen=True)
@@ -136,17 +134,11 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
         if cache is not None and key is not None:
             cache.put(key, trajectory)
 
-    tasks = [asyncio.ensure_future(one(job)) for job in jobs]
-    restore = cancel_on_signals(tasks, state.stop)
-    try:
-        results = await asyncio.gather(*tasks, return_exceptions=True)
-    finally:
-        restore()
+    async def finish() -> None:
         progress.finish()
         await adapter.aclose()
-    for result in results:
-        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
-            raise result  # a bug, not an agent failure
+
+    await gather_until_stopped([asyncio.ensure_future(one(job)) for job in jobs], state.stop, finish)
 
 
 async def _call(adapter: Adapter, key: Key, request: dict[str, Any], policy: RetryPolicy) -> Trajectory:
@@ -172,36 +164,3 @@ async def _call(adapter: Adapter, key: Key, request: dict[str, Any], policy: Ret
     if attempts > 1:
         metadata["attempts"] = attempts
     return trajectory.model_copy(update={"metadata": metadata})
-
-
-def cancel_on_signals(tasks: Sequence[asyncio.Future[Any]], on_stop: Callable[[], None]) -> Callable[[], None]:
-    """Ctrl-C or SIGTERM cancels the pending tasks (finished ones stay) after telling ``on_stop``;
-    returns the undo.
-
-    Cancelling a call ends its agent process, so a CI runner's SIGTERM orphans no agent either.
-    """
-    loop = asyncio.get_running_loop()
-
-    def interrupt() -> None:
-        on_stop()
-        for task in tasks:
-            task.cancel()
-
-    installed: list[tuple[signal.Signals, Any]] = []
-    for signum in _STOP_SIGNALS:
-        previous = signal.getsignal(signum)
-        if previous is signal.SIG_IGN:  # started with nohup or in the background: leave it so
-            continue
-        try:
-            loop.add_signal_handler(signum, interrupt)
-        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
-            continue
-        installed.append((signum, previous))
-
-    def restore() -> None:
-        for signum, previous in installed:
-            loop.remove_signal_handler(signum)
-            if previous is not None:
-                signal.signal(signum, previous)
-
-    return restore

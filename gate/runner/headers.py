@@ -50,3 +50,13 @@ def redact(text: str, secrets: Mapping[str, str]) -> str:
     for part in sorted((p for p in parts if len(p) >= 4), key=len, reverse=True):
         text = text.replace(part, REDACTED)
     return text
+
+
+def with_bearer(headers: Mapping[str, str], api_key_env: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The expanded headers, plus ``Authorization: Bearer`` from ``api_key_env`` when it is set."""
+    env = os.environ if environ is None else environ
+    found = expand(headers, env)
+    key = env.get(api_key_env)
+    if key:
+        found["Authorization"] = f"Bearer {key}"
+    return found

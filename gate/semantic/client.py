@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,11 +63,7 @@ class JudgeClient:
         return hashlib.sha256(canonical.encode("utf-8", "replace")).hexdigest()
 
     def _headers(self) -> dict[str, str]:
-        headers = headers_mod.expand(self._config.headers)
-        key = os.environ.get(self._config.api_key_env)
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        return headers
+        return headers_mod.with_bearer(self._config.headers, self._config.api_key_env)
 
     def cached(self, messages: list[dict[str, Any]], sample: int) -> Sample | None:
         if self._store is None:

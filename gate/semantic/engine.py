@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from gate.config import JudgeConfig
-from gate.runner.engine import DEFAULT_BACKOFF_S, cancel_on_signals
+from gate.runner.engine import DEFAULT_BACKOFF_S
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.retry import RetryPolicy
+from gate.runner.tasks import gather_until_stopped
 from gate.semantic.client import JudgeClient, Sample
 from gate.semantic.rubrics import Rubric
 from gate.trajectory import Trajectory
@@ -75,14 +76,9 @@ async def _ask(asks: list[Ask], config: JudgeConfig, root: Path, use_cache: bool
         progress.record(error=found.vote is None, cached=found.cached,
                         passed=None if found.vote is None else found.vote.passed)
 
-    tasks = [asyncio.ensure_future(one(i, s)) for i in range(len(asks)) for s in range(config.samples)]
-    restore = cancel_on_signals(tasks, answers.stop)
-    try:
-        results = await asyncio.gather(*tasks, return_exceptions=True)
-    finally:
-        restore()
+    async def finish() -> None:
         progress.finish()
         await client.aclose()
-    for result in results:
-        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
-            raise result  # a bug, not a judge failure
+
+    tasks = [asyncio.ensure_future(one(i, s)) for i in range(len(asks)) for s in range(config.samples)]
+    await gather_until_stopped(tasks, answers.stop, finish)
