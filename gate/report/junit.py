@@ -47,6 +47,18 @@ class _Outcome:
     stdout: str | None = None
 
 
+def _decided_elsewhere(verdicts: list[RunVerdict]) -> str | None:
+    """The verdicts a human review or the LLM judge gave, not the rule checkers (passing ones too)."""
+    lines = [f"decided by {'human review' if c.source == 'human' else 'the LLM judge'}: {v.group} run {v.run}: "
+             f"{c.id} [{c.status.value}] {c.detail}" for v in verdicts for c in v.constraints if c.source]
+    return xml_safe("\n".join(lines)) if lines else None
+
+
+def _joined(*parts: str | None) -> str | None:
+    found = [part for part in parts if part]
+    return "\n\n".join(found) if found else None
+
+
 def _reasons(verdicts: list[RunVerdict], labelled: bool) -> tuple[str, str]:
     """The failing constraints as one message, every constraint of every run as the output."""
     def label(v: RunVerdict) -> str:
@@ -164,7 +176,7 @@ def render(report: GateReport) -> str:
             classname=xml_safe(f"{case.suite}.{case.dimension}" + ("" if by_case else f".{verdicts[0].group}")),
             elapsed_sec=_seconds(verdicts), file=xml_safe(_display_path(case.path)), line=case.line,
         )
-        test.stdout = _excerpt(report, verdicts)
+        test.stdout = _joined(_excerpt(report, verdicts), _decided_elsewhere(verdicts))
         outcome = _outcome(report, verdicts, states)
         _apply(test, outcome)
         if by_case and len(groups) > 1:

@@ -12,9 +12,9 @@ from gate.atomic import dump_json, write_set
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
 from gate.report.sanitize import xml_safe
 from gate.semantic.assemble import rate, settle, usage
-from gate.semantic.command import JudgeSettings, judge_info, limits_of, load, unavailable
+from gate.semantic.command import JudgeSettings, Loaded, judge_info, limits_of, load, unavailable
 from gate.semantic.document import CalibrationDocument, CalibrationItem, CalibrationRubric
-from gate.semantic.engine import Ask, ask_all
+from gate.semantic.engine import Answers, Ask, ask_all
 from gate.semantic.markdown import render_calibration
 from gate.semantic.prompt import build_messages
 from gate.semantic.rubrics import example_trajectory, expected_status, rubrics_of
@@ -45,6 +45,12 @@ def run_calibrate(settings: JudgeSettings) -> int:
                 labels.append((name, example.note, expected))
     answers = ask_all(asks, loaded.judge, loaded.config.resolve("."), use_cache=not settings.no_cache,
                       progress=settings.progress)
+    return _report(settings, loaded, asks, labels, undetermined, answers)
+
+
+def _report(settings: JudgeSettings, loaded: Loaded, asks: list[Ask], labels: list[tuple[str, str | None, Status]],
+            undetermined: dict[tuple[str, str], int], answers: Answers) -> int:
+    """Compare the judge's verdicts with the labels, write the calibration reports; the exit code."""
     items = []
     for ask, (name, note, expected), settled in zip(asks, labels, settle(asks, answers, loaded.judge.samples), strict=True):
         if settled is None:

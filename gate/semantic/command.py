@@ -157,10 +157,6 @@ def unavailable(answers: Answers) -> bool:
 
 def run_judge(settings: JudgeSettings) -> int:
     """Judge every rubric of the chosen runs; write the reports; the exit code."""
-    from gate.semantic.assemble import dimension_rates, judge_runs, rate, review_queue, settle, usage
-    from gate.semantic.document import JudgeDocument
-    from gate.semantic.markdown import render_judge
-
     loaded = load(settings)
     from gate.atomic import check_writable
 
@@ -174,10 +170,19 @@ def run_judge(settings: JudgeSettings) -> int:
     if not asks:
         raise GateError(f"nothing to judge: none of the {len(trajectories)} runs is a successful run of a chosen case "
                         "with a judge: rubric")
-    judge = loaded.judge
-    answers = ask_all(asks, judge, loaded.config.resolve("."), use_cache=not settings.no_cache,
+    answers = ask_all(asks, loaded.judge, loaded.config.resolve("."), use_cache=not settings.no_cache,
                       progress=settings.progress)
-    interrupted = interrupted or answers.interrupted
+    return _report(settings, loaded, trajectories, asks, answers, interrupted or answers.interrupted)
+
+
+def _report(settings: JudgeSettings, loaded: Loaded, trajectories: list[Trajectory], asks: list[Ask],
+            answers: Answers, interrupted: bool) -> int:
+    """Settle the answers, write judge.json, judge.md and the queue; the exit code."""
+    from gate.semantic.assemble import dimension_rates, judge_runs, rate, review_queue, settle, usage
+    from gate.semantic.document import JudgeDocument
+    from gate.semantic.markdown import render_judge
+
+    judge = loaded.judge
     confidence = 1 - loaded.config.decision.alpha
     judged = judge_runs(loaded.case_set.cases, trajectories, asks, settle(asks, answers, judge.samples),
                         loaded.reviews, loaded.config.judging.budget_s)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from gate.cli import main
@@ -81,3 +82,36 @@ def test_fail_under_reads_the_agreement(tmp_path: Path) -> None:
 def test_calibration_takes_no_recorded_runs() -> None:
     result = CliRunner().invoke(main, ["judge", "--calibrate", "--trajectories", "x.jsonl"])
     assert result.exit_code == 2 and "--calibrate judges the case examples" in result.output
+
+
+def test_an_example_that_does_not_decide_a_rubric_is_counted_as_undetermined(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.semantic.cases import ANSWERS, write_cases
+
+    monkeypatch.chdir(tmp_path)
+    write_cases(tmp_path)
+    with judge_server(lambda asked, index: verdict(asked.answer != ANSWERS["cold"])) as server:
+        (tmp_path / "gate.yaml").write_text(config_text(server.url, cases="cases"), encoding="utf-8")
+        result = CliRunner().invoke(main, ["judge", "--calibrate"])
+    assert result.exit_code == 0, result.output
+    document = json.loads((tmp_path / "gate-results" / "judge-calibration.json").read_text(encoding="utf-8"))
+    rubrics = {r["rubric"]: r for r in document["rubrics"]}
+    assert rubrics["friendly"] == {**rubrics["friendly"], "agreed": 4, "examples": 4, "undetermined": 0, "flagged": False}
+    # four items fail `max: 3` whatever the rubric says: that example cannot calibrate it
+    assert rubrics["three_and_friendly/all_of[1]"] == {**rubrics["three_and_friendly/all_of[1]"], "agreed": 3,
+                                                       "examples": 3, "undetermined": 1}
+    assert "(1 undetermined)" in (tmp_path / "gate-results" / "judge-calibration.md").read_text(encoding="utf-8")
+
+
+def test_calibrating_against_an_endpoint_that_is_down_exits_4(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.semantic.cases import write_cases
+
+    monkeypatch.chdir(tmp_path)
+    write_cases(tmp_path)
+    with judge_server(lambda asked, index: Reply(status=500, body={})) as server:
+        (tmp_path / "gate.yaml").write_text(config_text(server.url, cases="cases", judge_extra="  retries: 0\n"),
+                                            encoding="utf-8")
+        result = CliRunner().invoke(main, ["judge", "--calibrate", "--samples", "1"])
+    assert result.exit_code == 4 and "the judge endpoint was unavailable" in result.output
+    document = json.loads((tmp_path / "gate-results" / "judge-calibration.json").read_text(encoding="utf-8"))
+    assert document["agreement"]["passed"] == 0 and all(r["flagged"] for r in document["rubrics"])

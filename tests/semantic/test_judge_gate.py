@@ -62,3 +62,5 @@ def test_with_judge_gate_the_judges_verdicts_count_and_say_whose_they_are(projec
     assert "source" not in by[("B", "exactly_3")]
     assert "4 rubric verdict(s) come from the LLM judge (`judge.gate: true`)" in comment
     assert "❌ **agent-gate failed**" in comment
+    junit = (project / "gate-results" / "junit.xml").read_text(encoding="utf-8")
+    assert "decided by the LLM judge: B run 0: friendly [fail] 0 pass · 3 fail: 命令口吻" in junit

@@ -202,6 +202,8 @@ def test_check_shows_a_human_verdict_in_results_and_the_comment(project: Path) -
     comment = Path("gate-results/comment.md").read_text(encoding="utf-8")
     assert "1 constraint verdict(s) come from human review" in comment
     assert "human review (韩梅梅" in comment
+    junit = Path("gate-results/junit.xml").read_text(encoding="utf-8")
+    assert "decided by human review: B run 0: exactly_3 [fail] human review (韩梅梅" in junit
 
 
 def test_validate_checks_the_reviews_file(project: Path) -> None:
@@ -211,3 +213,21 @@ def test_validate_checks_the_reviews_file(project: Path) -> None:
     (project / "reviews" / "reviews.yaml").write_text("schema: gate.reviews/v1\nreviews: {}\n", encoding="utf-8")
     broken = invoke("validate")
     assert broken.exit_code == 2 and "reviews.yaml" in broken.output
+
+
+def test_the_reviewer_is_named_by_option_environment_git_or_login(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    from gate.semantic.review_cmd import reviewer_name
+
+    monkeypatch.setenv("GATE_REVIEWER", "韩梅梅")
+    assert reviewer_name("李雷") == "李雷" and reviewer_name(None) == "韩梅梅"
+    monkeypatch.delenv("GATE_REVIEWER")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gitconfig").write_text("[user]\n\tname = Lin Tao\n", encoding="utf-8")
+    assert reviewer_name(None) == "Lin Tao"
+    (tmp_path / "gitconfig").write_text("", encoding="utf-8")
+    monkeypatch.setenv("USER", "ci-runner")
+    monkeypatch.setenv("LOGNAME", "ci-runner")
+    assert reviewer_name(None) == "ci-runner"
