@@ -64,3 +64,14 @@ def test_with_judge_gate_the_judges_verdicts_count_and_say_whose_they_are(projec
     assert "❌ **agent-gate failed**" in comment
     junit = (project / "gate-results" / "junit.xml").read_text(encoding="utf-8")
     assert "decided by the LLM judge: B run 0: friendly [fail] 0 pass · 3 fail: 命令口吻" in junit
+
+
+def test_the_judge_reads_the_runs_of_a_check_from_its_results(project: Path) -> None:
+    _check(project, gate=False)  # writes results.json and trajectories.jsonl
+    with judge_server(lambda asked, index: verdict(True)) as server:
+        result = CliRunner().invoke(main, ["judge", "--results", "gate-results/results.json", "--url",
+                                           f"{server.url}/v1", "--model", "stand-in", "--samples", "1"])
+    assert result.exit_code == 0, result.output
+    document = json.loads((project / "gate-results" / "judge.json").read_text(encoding="utf-8"))
+    assert sorted((r["group"], r["constraint"]) for r in document["constraints"]) == [
+        ("A", "friendly"), ("A", "three_and_friendly"), ("B", "friendly"), ("B", "three_and_friendly")]
