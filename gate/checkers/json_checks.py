@@ -18,6 +18,23 @@ _KIND = {"array": list, "object": dict}
 
 class JsonValidParams(Params):
     type: Literal["array", "object", "any"] = "any"
+    english_keys: bool = False
+    """Field names in Chinese fail: the JSON rule includes its naming norm — English or pinyin keys
+    (the seed's violation pattern 3)."""
+
+
+def chinese_keys(value: Any) -> list[str]:
+    """Every object key anywhere in ``value`` that holds a Chinese character, in document order."""
+    found: list[str] = []
+    pending = [value]
+    while pending:  # iterative: the parsed answer is depth-bounded, but a walk must not recurse on it
+        node = pending.pop()
+        if isinstance(node, dict):
+            found += [str(key) for key in node if _CJK_RE.search(str(key))]
+            pending += reversed(list(node.values()))
+        elif isinstance(node, list):
+            pending += reversed(node)
+    return list(dict.fromkeys(found))
 
 
 @checker("json:valid", JsonValidParams, "the whole answer parses as JSON (one enclosing json code fence allowed), of the given type")
@@ -27,6 +44,11 @@ def json_valid(subject: Subject, params: JsonValidParams) -> Outcome:
         return Outcome.failed(f"the answer is {parsed.problem}")
     if params.type != "any" and not isinstance(parsed.value, _KIND[params.type]):
         return Outcome.failed(f"the answer is JSON but a {type(parsed.value).__name__}, not an {params.type}")
+    chinese = chinese_keys(parsed.value) if params.english_keys else []
+    if chinese:
+        shown = ", ".join(chinese[:5]) + (f" and {len(chinese) - 5} more" if len(chinese) > 5 else "")
+        return Outcome.failed(f"the answer is JSON, but its field names are Chinese ({shown}); JSON keys must be "
+                              "English or pinyin", tuple(chinese[:5]))
     fence = " (inside a ```json fence)" if parsed.fenced else ""
     return Outcome.passed(f"the answer parses as JSON{fence}")
 
@@ -51,9 +73,51 @@ def _normal_key(key: str) -> str:
     return re.sub(r"[\s_\-]", "", key).casefold()
 
 
+_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def _words(key: str) -> tuple[str, ...]:
+    """A key's words: snake_case, kebab-case, camelCase and spaces split (reasonForRecommendation →
+    reason, for, recommendation)."""
+    return tuple(word.casefold() for word in _WORD_RE.findall(key))
+
+
+def _names(key: str, name: str, synonyms: list[str]) -> bool:
+    """``key`` names the field: equal to its name or a synonym once separators and case are
+    dropped, or holding one of them as whole words (reason_for_recommendation names reason)."""
+    words = _words(key)
+    for option in (name, *synonyms):
+        if _normal_key(key) == _normal_key(option):
+            return True
+        wanted = _words(option)
+        if wanted and any(words[i:i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1)):
+            return True
+    return False
+
+
+def _assigned(keys: list[str], fields: dict[str, list[str]]) -> list[str]:
+    """The fields no distinct key names: one key cannot stand for two fields (city_reason is not a
+    city and a reason). A small bipartite matching, fields against keys."""
+    candidates = {name: [k for k in keys if _names(k, name, synonyms)] for name, synonyms in fields.items()}
+    owner: dict[str, str] = {}
+
+    def place(name: str, seen: set[str]) -> bool:
+        for key in candidates[name]:
+            if key in seen:
+                continue
+            seen.add(key)
+            if key not in owner or place(owner[key], seen):
+                owner[key] = name
+                return True
+        return False
+
+    return [name for name in fields if not place(name, set())]
+
+
 class JsonFieldsParams(Params):
     fields: dict[str, list[str]] = Field(min_length=1)
-    """Each required field by its English name, with accepted synonyms (city: [city_name, name])."""
+    """Each required field by its English name, with accepted synonyms (city: [city_name, name]); a key
+    holding the name or a synonym as whole words counts too (reason_for_recommendation, cityName)."""
     ascii_keys: bool = True
     """Chinese keys fail, per the seed's violation pattern 3."""
 
@@ -78,11 +142,7 @@ def json_fields(subject: Subject, params: JsonFieldsParams) -> Outcome:
                     f"element {index} uses Chinese keys {chinese}; JSON field names must be English",
                     tuple(chinese),
                 )
-        normal = {_normal_key(key) for key in keys}
-        missing = [
-            name for name, synonyms in params.fields.items()
-            if not normal & {_normal_key(n) for n in (name, *synonyms)}
-        ]
+        missing = _assigned(keys, params.fields)
         if missing:
             return Outcome.failed(f"element {index} lacks {missing}; it has {keys}", tuple(missing))
         empty = [key for key in keys if _is_required(key, params) and element[key] in (None, "", [], {})]
@@ -92,7 +152,7 @@ def json_fields(subject: Subject, params: JsonFieldsParams) -> Outcome:
 
 
 def _is_required(key: str, params: JsonFieldsParams) -> bool:
-    return any(_normal_key(key) in {_normal_key(n) for n in (name, *synonyms)} for name, synonyms in params.fields.items())
+    return any(_names(key, name, synonyms) for name, synonyms in params.fields.items())
 
 
 class JsonSchemaParams(Params):
