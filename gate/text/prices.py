@@ -1,6 +1,9 @@
 """Prices stated in an answer: 5499 元, ¥5,499, 约 5.5k, 1.2 万, 1万2, 两千元, 五六百元, 人均 280,
 2999-3999 元 (upper end), 300 多元 / 1500+ 元 / 两千出头 (just above the number).
 
+A price in a clause about what things usually cost ("商务宴请一般人均 500 元以上") or in advice on the
+budget ("建议把预算提高到人均 500 元左右") is not a price of what the answer recommends, and is left out.
+
 Only yuan count: an amount in dollars, yen or euros ($149, 999 美元) is not a yuan price.
 """
 
@@ -125,6 +128,17 @@ def _in_thousands(amount: str) -> bool:
 
 # A launch price is the item's price only when the answer gives no current one beside it.
 _LAUNCH_BEFORE_RE = re.compile(r"(?:首发价|发售价|上市价|首发)\s*(?:约|为|是)?\s*[¥￥]?\s*$")
+# A price that states what things of a kind usually cost, not what this one costs: "北京高端商务宴请
+# 一般人均 500 元以上", "这类餐厅人均普遍在 600 元左右" — but "一般售价 2999 元" is this product's usual
+# price. Read in its clause, at most _CLAUSE_WINDOW back.
+_GENERAL_RE = re.compile(r"(?:一般|通常|普遍|大多|大部分|多数|往往|多半|基本上)(?!售价|价格|零售|卖|标价|定价|要价|报价|到手)"
+                         r"|市面上|行情|平均水平")
+_OWN_RE = re.compile(r"这家|该店|本店|它家|这里|这款|该款|它的|它")
+# Advice on the budget is not a price either: "建议把预算提高到人均 500 元左右", "如果预算能到人均 500".
+_BUDGET_ADVICE_RE = re.compile(r"(?:提高|提升|增加|放宽|上调|调高|加)(?:到|至)|预算[^。；;\n]{0,8}?(?:能|可以|允许)?(?:到|至)"
+                               r"|(?:如果|假如|若|要是)[^。；;\n]{0,4}?(?:预算|人均)")
+_CLAUSE_END_RE = re.compile(r"[。；;!！?？\n、,]")
+_CLAUSE_WINDOW = 40
 
 
 # What _candidate reads after a number: a unit, a currency or a money word, a few spaces off. A
@@ -139,6 +153,18 @@ class _Candidate:
     value: float
     text: str
     launch: bool = False
+    general: bool = False
+
+
+def _general(text: str, start: int) -> bool:
+    """The price at ``start`` stands in a clause about prices in general (一般…, 通常…) or in advice on
+    the budget (提高到…, 如果预算能到…), not in what states this one's."""
+    window = text[max(0, start - _CLAUSE_WINDOW):start]
+    ends = list(_CLAUSE_END_RE.finditer(window))
+    clause = window[ends[-1].end():] if ends else window
+    if _BUDGET_ADVICE_RE.search(clause):
+        return True
+    return _GENERAL_RE.search(clause) is not None and _OWN_RE.search(clause) is None
 
 
 def _candidate(text: str, match: re.Match[str], bare_number_is_price: bool) -> _Candidate | None:
@@ -206,6 +232,7 @@ def find_prices(text: str, *, bare_number_is_price: bool = False) -> list[Price]
     _spread_over_variants(text, candidates)
     for candidate in candidates:
         candidate.launch = _LAUNCH_BEFORE_RE.search(text[max(0, candidate.match.start() - 8) : candidate.match.start()]) is not None
-    money = [c for c in candidates if c.money]
+        candidate.general = _general(text, candidate.match.start())
+    money = [c for c in candidates if c.money and not c.general]
     current = [c for c in money if not c.launch]
     return [Price(c.value, c.text) for c in (current or money)]

@@ -72,3 +72,25 @@ def test_model_number_before_a_price() -> None:
 ])
 def test_name_dash_price_and_colloquial_amounts(text: str, values: list[float]) -> None:
     assert [p.value for p in find_prices(text)] == values
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    # what things of a kind usually cost is background, not the price of what is recommended
+    ("人均约 200-250 元。北京高端商务宴请一般人均 500 元以上，300 元以内的店会稍逊", [250, 300]),
+    ("商务宴请通常人均 500+", []),
+    ("这类餐厅人均普遍在 600 元左右", []),
+    ("市面上同类耳机大多在 2000 元左右", []),
+    # …but the item's own usual price is its price
+    ("这家人均一般在 280 元左右", [280]),
+    ("一般售价 2999 元，活动价 2599", [2999, 2599]),
+    ("通常价格 1,899 元", [1899]),
+    ("人均四五百元", [500]),
+    ("人均 500 元起", [500]),
+    # advice on the budget is not a price of the recommendation
+    ("人均约 280 元。如果是重要客户，建议把预算提高到人均 500 元左右", [280]),
+    ("如果预算能到人均 500 元左右，选择会多很多", []),
+    ("预算可以放宽到 6000 元的话，推荐 X1 Carbon", []),
+    ("建议零售价 2999 元", [2999]),
+])
+def test_a_general_price_is_not_the_items(text: str, values: list[float]) -> None:
+    assert [p.value for p in find_prices(text)] == values

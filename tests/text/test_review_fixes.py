@@ -11,6 +11,8 @@ from gate.text.days import days_mentioned
 from gate.text.prices import find_prices
 from gate.text.sentences import split_sentences
 from gate.text.terms import expand, find, fold
+from gate.verdict import Status
+from tests.conftest import run_checker
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 
@@ -76,24 +78,26 @@ def test_full_width_comma_is_not_a_thousands_separator() -> None:
     assert [hit.matched for hit in find("人均约 800，非常适合", [r"re:人均约?\s*\d+(?![\d,])"])] == ["人均约 800"]
 
 
-def _per_person_rule() -> str:
+def _per_person_rule() -> tuple[str, dict[str, object]]:
     case = yaml.safe_load((CASES / "b3" / "B3-AC-13.yaml").read_text(encoding="utf-8"))
     rule = next(c for c in case["constraints"] if c["id"] == "per_person_max_300")
-    return str(rule["params"]["terms"][0])
+    return str(rule["check"]), dict(rule["params"])
 
 
 @pytest.mark.parametrize(
-    ("text", "hit"),
+    ("text", "over"),
     [
         ("推荐**新荣记（新源南路店）**：米其林三星，人均约 800，非常适合重要的商务宴请。", True),
-        ("人均约 800, very good", True),
-        ("人均 1,200 元", True),
-        ("人均约 280，非常适合", False),
-        ("建议把预算提高到人均 500 元左右", False),
+        ("推荐**新荣记**，人均约 800, very good", True),
+        ("推荐**厉家菜**，人均 1,200 元", True),
+        ("推荐**新荣记**，人均四五百元", True),
+        ("推荐**京兆尹**，人均约 280，非常适合", False),
+        ("推荐**京兆尹**，人均约 280 元。如果是重要客户，建议把预算提高到人均 500 元左右。", False),
     ],
 )
-def test_b3_ac_13_per_person_rule(text: str, hit: bool) -> None:
-    assert bool(find(text, [_per_person_rule()])) is hit
+def test_b3_ac_13_per_person_rule(text: str, over: bool) -> None:
+    check, params = _per_person_rule()
+    assert (run_checker(check, params, text).status is Status.FAIL) is over
 
 
 @pytest.mark.parametrize(
