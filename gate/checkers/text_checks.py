@@ -58,7 +58,28 @@ def text_days(subject: Subject, params: DaysParams) -> Outcome:
 
 class SectionsParams(Params):
     sections: dict[str, list[str]] = Field(min_length=1)
-    """Each required section by name, with other words that may introduce it (交通: [出行])."""
+    """Each required section by name, with other words that may introduce it (交通: [出行]); a name
+    of a common family (交通, 机票, 住宿, 景点, 美食, 行程) brings the family's labels too."""
+
+
+# The label families of a travel plan as answers write them: a section named by one member may be
+# introduced by any (【行】【住】【游】【吃】, 怎么去 / 住哪里 / 玩什么 / 吃什么, 往返交通 for the flights).
+# A one-character label counts only standing alone (【住】, **吃**, 行：), never as the start of a
+# word (行程, 住在, 游客).
+_FAMILIES: tuple[tuple[str, ...], ...] = (
+    ("交通", "出行", "行", "怎么去", "如何前往", "如何到达", "怎么到", "往返交通", "大交通", "当地交通", "前往方式"),
+    ("机票", "航班", "往返交通", "大交通", "飞机", "去程", "返程"),
+    ("住宿", "住", "住哪里", "住哪儿", "住在哪", "住在哪里", "住哪", "酒店", "落脚"),
+    ("景点", "游", "玩", "玩什么", "去哪玩", "游览", "必去", "打卡"),
+    ("美食", "吃", "吃什么", "餐饮", "吃喝", "觅食"),
+    ("行程", "日程", "每日安排", "行程安排", "日程安排"),
+)
+
+
+def _family(name: str) -> list[str]:
+    """The labels of the family ``name`` heads or belongs to, as terms (lone characters as patterns)."""
+    members = [m for family in _FAMILIES if name in family for m in family if m != name]
+    return [f"re:{m}(?!\\w)" if len(m) == 1 else m for m in dict.fromkeys(members)]
 
 
 _HEADING_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*)$")
@@ -126,7 +147,8 @@ def _introduced(words: list[str], containing: list[str], opening: list[str]) -> 
 def text_sections(subject: Subject, params: SectionsParams) -> Outcome:
     containing, opening = _labels(subject.answer)
     missing = [
-        name for name, words in params.sections.items() if not _introduced([name, *words], containing, opening)
+        name for name, words in params.sections.items()
+        if not _introduced([name, *words, *_family(name)], containing, opening)
     ]
     if missing:
         return Outcome.failed(f"sections missing: {missing} (no heading, bold lead or opening word names them)", tuple(missing))
