@@ -22,12 +22,13 @@ class ItemsCountParams(CountBounds):
     pass
 
 
-@checker("items:count", ItemsCountParams, "the answer's main list/table/JSON array has the required number of items")
+@checker("items:count", ItemsCountParams, "the answer recommends the required number of items (its main list/table/JSON array, and any added after it)")
 def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
     found = subject.items
     if not found.items:
         return Outcome.failed(f"no list, table, JSON array or numbered items found; {params.describe()} required")
-    detail = f"{len(found)} items found ({found.source}): {_names(found.items)}; {params.describe()} required"
+    after = f"; {found.extras} recommended after the main list: {_names(found.items[-found.extras:])}" if found.extras else ""
+    detail = f"{len(found)} items found ({found.source}{after}): {_names(found.items)}; {params.describe()} required"
     return Outcome.of(params.admits(len(found)), detail, tuple(item.name for item in found.items))
 
 

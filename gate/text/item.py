@@ -38,6 +38,9 @@ class ItemList:
     without Markdown syntax."""
     by_columns: bool = False
     """A transposed table ("| 参数 | Bose | AirPods |"): its columns are the items."""
+    extras: int = 0
+    """How many of ``items``, at the end, were recommended after the main structure (「另外，X 也值得
+    考虑」, 「备选：…」, a later section of other picks)."""
 
     def __len__(self) -> int:
         return len(self.items)

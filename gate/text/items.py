@@ -24,6 +24,7 @@ from bisect import bisect_left
 from dataclasses import replace
 
 from gate.text.cues import attribute, day, notes_label, notes_lead, stated_count, strip_marker
+from gate.text.extras import extra_items
 from gate.text.item import Item, ItemList
 from gate.text.jsonanswer import main_array, parse_answer
 from gate.text.markdown import Block, ListBlock, MarkdownDoc
@@ -242,4 +243,7 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
             ItemList("none", (), hand_lists=hand)
     best = _stated(main, all_units) or _main(main)
     others = tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in candidates if c is not best)
-    return ItemList(best.source, best.items, best.line, others, hand, best.by_columns)
+    leads = {c.line: " ".join(u.text for u in reversed(_lead(all_units, c.line))) for c in candidates if c is not best}
+    extras = extra_items(doc, best, [c for c in candidates if c is not best], leads)
+    return ItemList(best.source, best.items + tuple(extras), best.line, others, hand, best.by_columns,
+                    extras=len(extras))
