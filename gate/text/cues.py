@@ -21,7 +21,8 @@ MARKER_RE = re.compile(
     r"|(?P<circled>[\u2460-\u249b\u2776-\u2793\U0001F947-\U0001F949])\ufe0f?[.、．]?)"
 )
 _MEDALS = {"\U0001F947": 1, "\U0001F948": 2, "\U0001F949": 3}
-BULLET_RE = re.compile(r"^\s*[•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·]\s*(?=\S)")
+# Bullet glyphs, and an emoji leading a line as models use one ("🎧 Bose QC Ultra：…", "📍 圣泉寺：…").
+BULLET_RE = re.compile(r"^\s*(?:[•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·]|[\U0001F300-\U0001FAFF\u2600-\u27BF]\ufe0f?)\s*(?=\S)")
 BOLD_LEAD_RE = re.compile(r"^\s*(\*\*|__)(?P<bold>\S.*?)\1")
 # Words that label notes, advice, a summary, exclusions or where to buy: not the items.
 _NOTES = (r"注意|提示|贴士|须知|备注|提醒|温馨|建议|总结|小结|怎么选择?|如何选择?|选购|渠道|排除|购买|"

@@ -196,8 +196,9 @@ def _picked(before: str) -> bool:
 
 def _single(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList]) -> ItemList | None:
     """One recommendation without a list of items: the heading or bold line before a list of its
-    attributes ("### 推荐：MacBook Air M3" then "- **价格**：…"), else the first bold span of the
-    prose and the rest of its paragraph."""
+    attributes ("### 推荐：MacBook Air M3" then "- **价格**：…"); else the prose's bold names —
+    several that read as product or place names are the items, otherwise the first bold span and
+    the rest of its paragraph is the one."""
     for candidate in candidates:
         lead = _lead(all_units, candidate.line)
         if lead and not notes_label(lead[0].text):
@@ -207,19 +208,107 @@ def _single(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList])
             return ItemList("single", (_item(head, f"{head}\n{body}", lead[0].line, bold),), lead[0].line)
     if candidates:
         return None
-    for block in doc.flow:
-        if block.kind != "paragraph":
-            continue
-        raw = "\n".join(doc.lines[block.line - 1 : block.end_line])
-        names = [m.group("bold").strip() for m in _BOLD_SPAN_RE.finditer(raw)
-                 if _picked(raw[max(0, m.start() - _CLAUSE_WINDOW) : m.start()])]
-        name = next((n for n in names if n and not notes_label(n) and not attribute(n)), None)
-        if name is None:
-            continue
+    named = _prose_names(doc)
+    if len({fold(name) for _, name in named if _NAMELIKE_RE.search(name)}) >= 2:
+        return _prose_items(doc, [(b, n) for b, n in named if _NAMELIKE_RE.search(n)])
+    if named:
+        block, name = named[0]
         start = block.text.find(name)
         text = block.text[start:] if start >= 0 else block.text
         return ItemList("single", (_item(text.split("\n", 1)[0], text, block.line, name),), block.line)
     return None
+
+
+# A bold span that reads as a product or place name: Latin letters or digits in it (AirPods Pro 2),
+# or a shop or place ending (…店, …馆, …寺, …梯田). Bold advice ("**一定要**提前订") is not one.
+_NAMELIKE_RE = re.compile(r"[A-Za-z0-9]|(?:店|馆|楼|斋|居|坊|轩|阁|酒店|餐厅|饭庄|寺|宫|庙|园|山|湖|岛|海滩|梯田|崖|塔|街|"
+                          r"古镇|博物馆|公园)(?:（[^）]{1,12}）)?$")
+
+
+def _prose_names(doc: MarkdownDoc) -> list[tuple[Block, str]]:
+    """The bold names the prose recommends, in order: not set aside by their clause, not notes
+    labels or attributes."""
+    found = []
+    for block in doc.flow:
+        if block.kind != "paragraph":
+            continue
+        raw = "\n".join(doc.lines[block.line - 1 : block.end_line])
+        for match in _BOLD_SPAN_RE.finditer(raw):
+            name = match.group("bold").strip()
+            if name and _picked(raw[max(0, match.start() - _CLAUSE_WINDOW) : match.start()]) \
+                    and not notes_label(name) and not attribute(name):
+                found.append((block, name))
+    return found
+
+
+def _prose_items(doc: MarkdownDoc, named: list[tuple[Block, str]]) -> ItemList:
+    """Several products or places named in bold in prose ("**Bose QC Ultra** 和 **AirPods Pro 2** 都
+    稳妥"): each is an item, its text running to the next name or the end of its paragraph."""
+    items: list[Item] = []
+    seen: set[str] = set()
+    cursor: dict[int, int] = {}  # per paragraph: where the last name was found
+    for index, (block, name) in enumerate(named):
+        start = block.text.find(name, cursor.get(id(block), 0))
+        start = start if start >= 0 else cursor.get(id(block), 0)
+        cursor[id(block)] = start + len(name)
+        if fold(name) in seen:
+            continue
+        seen.add(fold(name))
+        after = named[index + 1] if index + 1 < len(named) and named[index + 1][0] is block else None
+        end = block.text.find(after[1], start + len(name)) if after else -1
+        text = block.text[start:end if end >= 0 else len(block.text)].strip()
+        items.append(_item(text.split("\n", 1)[0], text, block.line, name))
+    return ItemList("prose", tuple(items), named[0][0].line)
+
+
+# 「乌布地区：德格拉朗梯田、圣泉寺、乌布皇宫」: a region label and the places it lists, the places
+# being the items. Only a label that names a region, so "**Bose**：降噪强、续航长" stays one item.
+_REGION_RE = re.compile(r"(?:地区|区域|片区|一带|附近|周边|市区|城区|老城|新城|南部|北部|东部|西部|中部|沿海|岛|区|县|镇|"
+                        r"沿线)$")
+_LABEL_MAX = 12
+_ENTRY_MAX = 16
+
+
+def _label_and_entries(line: str) -> tuple[str, str] | None:
+    """"乌布地区：A、B、C" as (label, entries), split at the first colon; None for any other line."""
+    cut = min((i for i in (line.find("："), line.find(":")) if i >= 0), default=-1)
+    if cut <= 0:
+        return None
+    label, entries = line[:cut].strip(), line[cut + 1:].strip().rstrip("。").strip()
+    if len(label) > _LABEL_MAX or any(mark in label for mark in "，,。；") or any(mark in entries for mark in "。；;：:"):
+        return None
+    return label, entries
+
+
+def _enumerated(label: str, entries: str, line: int) -> list[Item] | None:
+    """The places a region label lists ("乌布地区：A、B、C"), or None when it is no such line."""
+    label = re.sub(r"[*_]", "", strip_marker(label)).strip()
+    parts = [part.strip() for part in re.split(r"[、/]", entries)]
+    if not _REGION_RE.search(label) or len(parts) < 2 or any(not p or len(p) > _ENTRY_MAX or "，" in p for p in parts):
+        return None
+    return [Item(name=part, description="", text=part, line=line, prices=tuple(find_prices(part))) for part in parts]
+
+
+def _spots(items: tuple[Item, ...]) -> tuple[Item, ...] | None:
+    """A list whose every entry is a region and the places it lists: the places, all of them."""
+    found: list[Item] = []
+    for item in items:
+        split = _label_and_entries(f"{item.name}：{item.description}") if item.description else None
+        spots = _enumerated(*split, item.line) if split else None
+        if spots is None:
+            return None
+        found += spots
+    return tuple(found) if found else None
+
+
+def _enumeration_lines(doc: MarkdownDoc) -> ItemList | None:
+    """Lines that list places under region labels, with no list around them."""
+    found: list[Item] = []
+    for number, line in enumerate(doc.lines, 1):
+        split = _label_and_entries(line)
+        spots = _enumerated(*split, number) if split else None
+        found += spots or []
+    return ItemList("enumeration", tuple(found), found[0].line) if found else None
 
 
 def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
@@ -238,10 +327,15 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     described = [c for c in candidates if not _attributes_only(c)]
     main = [c for c in described if c.items and not _notes(all_units, c.line)] or described
     if not main:
+        enumeration = None if candidates else _enumeration_lines(doc)
+        if enumeration is not None:
+            return replace(enumeration, hand_lists=hand)
         single = _single(doc, all_units, candidates)
         return ItemList(single.source, single.items, single.line, hand_lists=hand) if single else \
             ItemList("none", (), hand_lists=hand)
     best = _stated(main, all_units) or _main(main)
+    spots = _spots(best.items)
+    best = replace(best, items=spots) if spots else best
     others = tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in candidates if c is not best)
     leads = {c.line: " ".join(u.text for u in reversed(_lead(all_units, c.line))) for c in candidates if c is not best}
     extras = extra_items(doc, best, [c for c in candidates if c is not best], leads)
