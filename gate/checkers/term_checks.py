@@ -110,6 +110,17 @@ def _excused(folded: str, hit: term_text.Hit) -> bool:
     return _COMPARED_WITH_RE.search(before) is not None and _COMPARISON_AFTER_RE.match(after) is not None
 
 
+def _term_name(term: str, params: TermsParams) -> str:
+    """How a detail names the term that matched: the term itself, an alias pattern by its group
+    ("sony"), a pattern of the case by its place ("terms[1]") — a raw regex is never printed."""
+    if not term.startswith("re:"):
+        return term
+    group = next((g for g in reversed(params.groups) if term in ALIAS_GROUPS[g]), None)
+    if group is not None and term not in params.terms:
+        return group
+    return f"pattern terms[{params.terms.index(term)}]" if term in params.terms else "a pattern"
+
+
 @checker("terms:forbidden", TermsParams, "none of the terms or their aliases appear (in the answer or in the items)")
 def terms_forbidden(subject: Subject, params: TermsParams) -> Outcome:
     wanted = term_text.expand(params.terms, params.groups)
@@ -125,10 +136,7 @@ def terms_forbidden(subject: Subject, params: TermsParams) -> Outcome:
         if params.scope == "answer" or not _excused(folded, hit)
     ]
     if hits:
-        # a pattern from the alias library is named by its group ("sony"), never printed raw
-        group_of = {alias: group for group in reversed(params.groups) for alias in ALIAS_GROUPS[group]
-                    if alias.startswith("re:") and alias not in params.terms}
-        shown = "; ".join(f"'{hit.matched}' ({group_of.get(hit.term, hit.term)}) in {where}" for where, hit in hits[:4])
+        shown = "; ".join(f"'{hit.matched}' ({_term_name(hit.term, params)}) in {where}" for where, hit in hits[:4])
         return Outcome.failed(f"{len(hits)} forbidden mention(s): {shown}", tuple(hit.matched for _, hit in hits))
     return Outcome.passed(f"none of {len(wanted)} forbidden terms in the {params.scope.replace('_', ' ')}")
 
@@ -146,5 +154,6 @@ def terms_required(subject: Subject, params: RequiredTermsParams) -> Outcome:
     present = [label for label, aliases in wanted if any(term_text.find(t, aliases) for t in texts)]
     missing = [label for label, _ in wanted if label not in present]
     need = params.min_matches or len(wanted)
-    detail = f"{len(present)} of {len(wanted)} present; {need} required" + (f"; missing {missing}" if missing else "")
-    return Outcome.of(len(present) >= need, detail, tuple(missing))
+    named = [_term_name(label, params) for label in missing]
+    detail = f"{len(present)} of {len(wanted)} present; {need} required" + (f"; missing {named}" if missing else "")
+    return Outcome.of(len(present) >= need, detail, tuple(named))
