@@ -25,7 +25,8 @@ from gate.text.terms import fold
 _ADDING_RE = re.compile(
     r"^[\W_]{0,8}(?:另外|此外|还有|再推荐|再补充|补充|加推|额外|顺便|备选|候补|候选|彩蛋|bonus|番外|"
     r"其[他它](?:选择|推荐|备选|可选)|更多(?:选择|推荐)|也可以考虑|也可考虑|也值得|平替|进阶|升级|"
-    r"如果预算|预算(?:更|再|稍)?(?:充足|宽裕|多|高|允许|够|充裕)|想要更好|追求更好|土豪|不差钱)",
+    r"如果[^，,。\n]{0,8}?(?:预算|时间)|(?:预算|时间)[^，,。\n]{0,4}?(?:充足|宽裕|多|高|允许|够|充裕)|想要更好|追求更好|"
+    r"土豪|不差钱)",
     re.IGNORECASE,
 )
 # A label that is itself a recommendation ("备选：森海塞尔 Momentum 4", "🎁 彩蛋推荐：…").
@@ -47,18 +48,29 @@ def _kept(before: str) -> bool:
     return _SET_ASIDE_RE.search(clause) is None
 
 
+# Unmarked names: "另外，森海塞尔 Momentum 4 也值得考虑", "还可以看看新疆的喀纳斯，…". Bounded windows.
+_SUBJECT_RE = re.compile(r"^[^，,。\n]{0,14}[，,]\s*(?P<name>[^，,。；;！!？?\n]{2,30}?)\s*(?:也|同样|还)(?:很|挺|非常)?"
+                         r"(?:值得|不错|可以考虑|推荐|是不错)")
+_OBJECT_RE = re.compile(r"(?:可以看看|看看|考虑一下|可以考虑|也可以去|可以去|试试|入手)\s*(?P<name>[^，,。；;！!？?\n]{2,24})")
+_NOT_A_NAME_RE = re.compile(r"^(?:这|那|它|以上|上面|上述|其他|其它|别的|更多|一下|其中)")
+
+
 def _names(raw: str) -> list[str]:
     """The names a passage recommends: its bold spans kept by their clauses, else the name a label
-    gives ("备选：森海塞尔 Momentum 4，…" → 森海塞尔 Momentum 4)."""
+    gives ("备选：森海塞尔 Momentum 4，…" → 森海塞尔 Momentum 4), else an unmarked name it recommends
+    ("另外，X 也值得考虑", "还可以看看 X")."""
     names = [m.group("bold").strip() for m in _BOLD_RE.finditer(raw) if _kept(raw[max(0, m.start() - _CLAUSE_WINDOW):m.start()])]
     if names:
         return names
-    label = _LABEL_RE.match(raw.split("\n", 1)[0])
-    if label is None:
-        return []
-    end = _NAME_END_RE.search(label.group("rest"))
-    name = (label.group("rest")[: end.start()] if end else label.group("rest")).strip()
-    return [name] if 0 < len(name) <= 40 else []
+    first = raw.split("\n", 1)[0]
+    label = _LABEL_RE.match(first)
+    if label is not None:
+        end = _NAME_END_RE.search(label.group("rest"))
+        name = (label.group("rest")[: end.start()] if end else label.group("rest")).strip()
+        return [name] if 0 < len(name) <= 40 else []
+    unmarked = _SUBJECT_RE.match(first) or _OBJECT_RE.search(first)
+    name = unmarked.group("name").strip() if unmarked else ""
+    return [name] if name and not _NOT_A_NAME_RE.match(name) else []
 
 
 _COMPARED = 50

@@ -160,6 +160,11 @@ def _main(candidates: list[ItemList]) -> ItemList:
     return best
 
 
+def _questions(candidate: ItemList) -> bool:
+    """Every entry a question to the user ("能吃辣吗？" "大概住在哪个区域？"): a clarification, not items."""
+    return bool(candidate.items) and all(re.search(r"[？?]\s*$", item.text.split("\n", 1)[0]) for item in candidate.items)
+
+
 def _attributes_only(candidate: ItemList) -> bool:
     """Every entry named by an attribute ("**价格**：7999 元" "**优点**：…"): one item described,
     not items. An itinerary's days ("**第一天**") are its items."""
@@ -214,9 +219,24 @@ def _single(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList])
     if named:
         block, name = named[0]
         start = block.text.find(name)
-        text = block.text[start:] if start >= 0 else block.text
+        text = "\n".join([block.text[start:] if start >= 0 else block.text, *_referring(doc, block)])
         return ItemList("single", (_item(text.split("\n", 1)[0], text, block.line, name),), block.line)
     return None
+
+
+# A paragraph that goes on about the one recommendation ("这家是四合院式的京菜馆……人均 200-250 元").
+_REFERS_BACK_RE = re.compile(r"^\s*(?:这家|该店|这间|这里|它家|它|店里|餐厅|店内|这款|该款|这个)")
+
+
+def _referring(doc: MarkdownDoc, block: Block) -> list[str]:
+    """The paragraphs right after ``block`` that speak of what it recommends."""
+    found: list[str] = []
+    index = next((i for i, b in enumerate(doc.flow) if b is block), len(doc.flow))
+    for following in doc.flow[index + 1:]:
+        if following.kind != "paragraph" or not _REFERS_BACK_RE.match(following.text):
+            break
+        found.append(following.text)
+    return found
 
 
 # A bold span that reads as a product or place name: Latin letters or digits in it (AirPods Pro 2),
@@ -269,22 +289,32 @@ _LABEL_MAX = 12
 _ENTRY_MAX = 16
 
 
+_BRACKETED_RE = re.compile(r"【[^【】]{1,10}】")
+
+
 def _label_and_entries(line: str) -> tuple[str, str] | None:
-    """"乌布地区：A、B、C" as (label, entries), split at the first colon; None for any other line."""
+    """"乌布地区：A、B、C" or "【近郊周末】A、B" as (label, entries); None for any other line."""
+    stripped = line.strip()
+    bracket = _BRACKETED_RE.match(stripped)
     cut = min((i for i in (line.find("："), line.find(":")) if i >= 0), default=-1)
-    if cut <= 0:
+    if bracket is not None and (cut < 0 or cut > bracket.end()):
+        label, entries = bracket.group(0), stripped[bracket.end():].strip().rstrip("。").strip()
+    elif cut > 0:
+        label, entries = line[:cut].strip(), line[cut + 1:].strip().rstrip("。").strip()
+    else:
         return None
-    label, entries = line[:cut].strip(), line[cut + 1:].strip().rstrip("。").strip()
     if len(label) > _LABEL_MAX or any(mark in label for mark in "，,。；") or any(mark in entries for mark in "。；;：:"):
         return None
     return label, entries
 
 
-def _enumerated(label: str, entries: str, line: int) -> list[Item] | None:
-    """The places a region label lists ("乌布地区：A、B、C"), or None when it is no such line."""
+def _enumerated(label: str, entries: str, line: int, *, alone: bool = False) -> list[Item] | None:
+    """The places a region or bracketed label lists ("乌布地区：A、B、C", "【近郊周末】A、B"), or None
+    when it is no such line. ``alone``: one entry is enough (beside other such lines)."""
     label = re.sub(r"[*_]", "", strip_marker(label)).strip()
     parts = [part.strip() for part in re.split(r"[、/]", entries)]
-    if not _REGION_RE.search(label) or len(parts) < 2 or any(not p or len(p) > _ENTRY_MAX or "，" in p for p in parts):
+    labelled = _REGION_RE.search(label) is not None or _BRACKETED_RE.fullmatch(label) is not None
+    if not labelled or len(parts) < (1 if alone else 2) or any(not p or len(p) > _ENTRY_MAX or "，" in p for p in parts):
         return None
     return [Item(name=part, description="", text=part, line=line, prices=tuple(find_prices(part))) for part in parts]
 
@@ -304,11 +334,15 @@ def _spots(items: tuple[Item, ...]) -> tuple[Item, ...] | None:
 def _enumeration_lines(doc: MarkdownDoc) -> ItemList | None:
     """Lines that list places under region labels, with no list around them."""
     found: list[Item] = []
+    lines = 0
     for number, line in enumerate(doc.lines, 1):
         split = _label_and_entries(line)
-        spots = _enumerated(*split, number) if split else None
-        found += spots or []
-    return ItemList("enumeration", tuple(found), found[0].line) if found else None
+        spots = _enumerated(*split, number, alone=True) if split else None
+        if spots:
+            found += spots
+            lines += 1
+    # one line of one place is no enumeration; several lines, or one listing several, are
+    return ItemList("enumeration", tuple(found), found[0].line) if found and (lines > 1 or len(found) > 1) else None
 
 
 def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
@@ -325,14 +359,17 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
         (r.line, r.kind) for r in runs if r.lines_only and r.kind in ("numbered", "bullets") and not r.outline
     )
     described = [c for c in candidates if not _attributes_only(c)]
-    main = [c for c in described if c.items and not _notes(all_units, c.line)] or described
+    main = [c for c in described if c.items and not _notes(all_units, c.line) and not _questions(c)] or \
+        [c for c in described if not _questions(c)]
     if not main:
         enumeration = None if candidates else _enumeration_lines(doc)
         if enumeration is not None:
             return replace(enumeration, hand_lists=hand)
-        single = _single(doc, all_units, candidates)
-        return ItemList(single.source, single.items, single.line, hand_lists=hand) if single else \
-            ItemList("none", (), hand_lists=hand)
+        single = _single(doc, all_units, [c for c in candidates if not _questions(c)])
+        if single is None:
+            return ItemList("none", (), hand_lists=hand)
+        extras = extra_items(doc, single, [], {}) if single.source == "single" else []
+        return ItemList(single.source, single.items + tuple(extras), single.line, hand_lists=hand, extras=len(extras))
     best = _stated(main, all_units) or _main(main)
     spots = _spots(best.items)
     best = replace(best, items=spots) if spots else best
