@@ -89,7 +89,9 @@ _BOLD_LEAD_RE = re.compile(r"^\s*(?:(?:[-*+•·]|\d{1,2}[.)、])\s+)?(\*\*|__)(
 _LIST_OR_TABLE_RE = re.compile(r"^\s*(?:[-*+•·]\s|\d{1,2}[.)]\s|\|)")
 # What may stand before a label's word: marks, bullets, emoji, 【, numbering (1. / 一、/ (2) / 第一部分), 关于.
 _LEAD_RE = re.compile(
-    r"^(?:[\W_]+|\d{1,2}[.、)）]|[一二三四五六七八九十]{1,3}[、.．]|第[一二三四五六七八九十\d]{1,3}部分|关于)"
+    r"^(?:[\W_]+|\d{1,2}[.、)）]|[一二三四五六七八九十]{1,3}[、.．]|第[一二三四五六七八九十\d]{1,3}部分|关于|"
+    # prose ordinals that open a part: 首先是机票…, 其次说住宿…, 最后是美食…
+    r"(?:首先|其次|然后|接着|再来|再者|最后|先)(?:是|说|说说|看|聊聊|讲讲|讲))"
 )
 # "推荐航班：…": the words before a colon at a line start name what follows.
 _HEAD_RE = re.compile(r"^([^，,。；;！？!?：:]{1,16})[：:]")

@@ -101,19 +101,30 @@ def notes_label(text: str) -> bool:
 # 留意这几点：" "出发前记得带上这些装备：" "挑降噪耳机主要看这几点：" "**对比基线**").
 _NOTES_LEAD_RE = re.compile(
     r"留意|注意|这样[挑选]|怎么[挑选]|如何[挑选]|按(?:使用)?(?:场景|需求|用途|人群|预算|情况|口味)来?[挑选]|看这几点|几点建议|建议如下|记得带|带上|备好|清单|"
-    r"必点|基线|对比(?!了)|要点|总结|提示|提醒|\b(?:tips?|checklist)\b",
+    r"必点|基线|对比(?!了)|要点|总结|提示|提醒|\b(?:tips?|checklist)\b|"
+    # selection criteria before the picks: "主要可以考虑以下几点：" "可以先从这几个角度想一想："
+    r"(?:以下|这|下面)几(?:点|个方面|个维度|个角度)|几个(?:方面|维度|角度)|标准如下",
     re.IGNORECASE,
 )
 # Lead-ins that set items aside ("下面这 3 款超出了 8000 元，已经帮您去掉：").
-_EXCLUDED_LEAD_RE = re.compile(r"去掉|排除|剔除|超出|超过了?预算|不符合|不推荐|不建议|不考虑")
+_EXCLUDED_LEAD_RE = re.compile(r"去掉|排除|剔除|超出|超过了?预算|不符合|不推荐|不建议|不考虑|没有?推荐|未推荐|没有?放进|未入选|落选|淘汰|"
+                               r"没有?列入|未列入|考虑过但")
 # Lead-ins that introduce the recommendations themselves ("推荐这 3 款" "为您精选以下 5 家"; a
 # stated count of items too: "以下 3 款，注意价格会浮动：").
-_RECOMMENDING_LEAD_RE = re.compile(r"(?<![不再])推荐|精选")
+_RECOMMENDING_LEAD_RE = re.compile(r"(?<![不再])推荐(?!得)|精选")  # "为了推荐得更准" asks, it does not recommend
 _CLASSIFIERS = "款家个本部处条道种座台只件首位站间所样套份"
 _STATED_COUNT_RE = re.compile(
     rf"(?:(?<![不再])推荐|精选|挑选?了?|选了|以下|如下|这|只剩|列出|共)\s*(?:这|以下|了)?\s*"
     rf"(?P<n>\d{{1,2}}|[一二两三四五六七八九十]{{1,3}})\s*[{_CLASSIFIERS}]"
 )
+
+
+_CRITERIA_LEAD_RE = re.compile(r"(?:以下|这|下面)几(?:点|个方面|个维度|个角度)|几个(?:方面|维度|角度)|标准如下")
+
+
+def criteria_lead(text: str) -> bool:
+    """True when ``text`` introduces selection criteria ("可以先从这几个角度想一想："), never items."""
+    return _CRITERIA_LEAD_RE.search(text) is not None
 
 
 def notes_lead(text: str) -> bool:

@@ -23,7 +23,7 @@ from gate.text.terms import fold
 # Words that open a passage adding to the recommendations. Matched at the start of a passage (after
 # emoji and marks), each alternative a literal or a short bounded class: linear.
 _ADDING_RE = re.compile(
-    r"^[\W_]{0,8}(?:另外|此外|还有|再推荐|再补充|补充|加推|额外|顺便|备选|候补|候选|彩蛋|bonus|番外|"
+    r"^[\W_]{0,8}(?:最后|对了|顺带|哦对)?[，,]?\s*(?:另外|此外|还有|再推荐|再补充|补充|加推|额外|顺便|备选|候补|候选|彩蛋|bonus|番外|"
     r"其[他它](?:选择|推荐|备选|可选)|更多(?:选择|推荐)|也可以考虑|也可考虑|也值得|平替|进阶|升级|"
     r"如果[^，,。\n]{0,8}?(?:预算|时间)|(?:预算|时间)[^，,。\n]{0,4}?(?:充足|宽裕|多|高|允许|够|充裕)|想要更好|追求更好|"
     r"土豪|不差钱)",
@@ -31,7 +31,8 @@ _ADDING_RE = re.compile(
 )
 # A label that is itself a recommendation ("备选：森海塞尔 Momentum 4", "🎁 彩蛋推荐：…").
 _LABEL_RE = re.compile(
-    r"^[\W_]{0,8}(?:备选|候补|候选|彩蛋|bonus|番外|加推|平替|进阶|升级)[^：:，,。\n]{0,8}[：:]\s*(?P<rest>.+)$",
+    r"^[\W_]{0,8}(?:最后|对了)?(?:备选|候补|候选|彩蛋|bonus|番外|加推|平替|进阶|升级|再?补充一[个家款处本部]|补充推荐|再加一[个家款处])"
+    r"[^：:，,。\n]{0,8}[：:]\s*(?P<rest>.+)$",
     re.IGNORECASE,
 )
 # A passage that adds a recommendation says so (推荐, 值得, 可以看看 …); one that only adds a fact does not.
@@ -51,7 +52,8 @@ def _kept(before: str) -> bool:
 # Unmarked names: "另外，森海塞尔 Momentum 4 也值得考虑", "还可以看看新疆的喀纳斯，…". Bounded windows.
 _SUBJECT_RE = re.compile(r"^[^，,。\n]{0,14}[，,]\s*(?P<name>[^，,。；;！!？?\n]{2,30}?)\s*(?:也|同样|还)(?:很|挺|非常)?"
                          r"(?:值得|不错|可以考虑|推荐|是不错)")
-_OBJECT_RE = re.compile(r"(?:可以看看|看看|考虑一下|可以考虑|也可以去|可以去|试试|入手)\s*(?P<name>[^，,。；;！!？?\n]{2,24})")
+_OBJECT_RE = re.compile(r"(?:可以看看|看看|考虑一下|可以考虑|也可以去|可以去|试试|入手|值得一提的是|要提的是|推荐的是)\s*"
+                        r"(?P<name>[^，,。；;！!？?\n]{2,24})")
 _NOT_A_NAME_RE = re.compile(r"^(?:这|那|它|以上|上面|上述|其他|其它|别的|更多|一下|其中)")
 
 

@@ -23,7 +23,7 @@ import re
 from bisect import bisect_left
 from dataclasses import replace
 
-from gate.text.cues import attribute, day, notes_label, notes_lead, stated_count, strip_marker
+from gate.text.cues import attribute, criteria_lead, day, notes_label, notes_lead, stated_count, strip_marker
 from gate.text.extras import extra_items
 from gate.text.item import Item, ItemList
 from gate.text.jsonanswer import main_array, parse_answer
@@ -34,13 +34,16 @@ from gate.text.runs import Run, Unit, find_runs, grouped_lists, role, sub_run, u
 from gate.text.tables import from_table, json_items
 from gate.text.terms import fold
 
+# "第一款是 Bose QC Ultra" once its ordinal is stripped: the copula is no part of the name.
+_ORDINAL_COPULA_RE = re.compile(r"^(?:是|为)(?=\s|[A-Za-z0-9])\s*")
+
 
 def _leading_bold(block: Block) -> str | None:
     return strip_marker(block.bold) if block.bold else None
 
 
 def _item(head: str, text: str, line: int, bold: str | None = None) -> Item:
-    head = strip_marker(head)
+    head = _ORDINAL_COPULA_RE.sub("", strip_marker(head))
     name, first_rest = split_name(head, bold)
     body = text.split("\n", 1)[1] if "\n" in text else ""
     description = "\n".join(part for part in (first_rest, body.strip()) if part)
@@ -158,6 +161,12 @@ def _main(candidates: list[ItemList]) -> ItemList:
         if earlier:
             return max(earlier, key=lambda c: (len(c.items), -c.line))
     return best
+
+
+def _criteria(all_units: list[Unit], line: int) -> bool:
+    """The candidate at ``line`` lists selection criteria ("先从这几个角度想一想："), not items."""
+    lead = _lead(all_units, line)
+    return bool(lead) and criteria_lead(lead[0].text)
 
 
 def _questions(candidate: ItemList) -> bool:
@@ -359,13 +368,14 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
         (r.line, r.kind) for r in runs if r.lines_only and r.kind in ("numbered", "bullets") and not r.outline
     )
     described = [c for c in candidates if not _attributes_only(c)]
-    main = [c for c in described if c.items and not _notes(all_units, c.line) and not _questions(c)] or \
-        [c for c in described if not _questions(c)]
+    main = [c for c in described if c.items and not _notes(all_units, c.line) and not _questions(c)]
+    if not main and len(described) == len(candidates):  # only notes: read them, unless one item is described
+        main = [c for c in described if not _questions(c) and not _criteria(all_units, c.line)]
     if not main:
         enumeration = None if candidates else _enumeration_lines(doc)
         if enumeration is not None:
             return replace(enumeration, hand_lists=hand)
-        single = _single(doc, all_units, [c for c in candidates if not _questions(c)])
+        single = _single(doc, all_units, [c for c in candidates if not _questions(c) and not _criteria(all_units, c.line)])
         if single is None:
             return ItemList("none", (), hand_lists=hand)
         extras = extra_items(doc, single, [], {}) if single.source == "single" else []

@@ -57,13 +57,36 @@ def main_array(value: Any) -> tuple[str, list[Any]] | None:
 
     Among an object's arrays (nested up to three levels: {"data": {"cities": [...]}}), one of
     objects beats one of scalars ({"cities": [{…}, {…}], "tags": ["a", "b", "c"]}), then the
-    longer, then the first.
+    longer, then the first; sibling arrays of the same kind of object are groups of one list
+    ({"over_ear": [2 headphones], "in_ear": [1]} holds 3).
     """
     arrays = _arrays(value, "$", 3)
     if not arrays:
         return None
+    grouped = _groups(arrays)
     return max(
-        enumerate(arrays),
-        key=lambda pair: (bool(pair[1][1]) and all(isinstance(e, dict) for e in pair[1][1]),
-                          len(pair[1][1]), -pair[0]),
+        enumerate([*arrays, *grouped]),
+        key=lambda pair: (_of_objects(pair[1][1]), len(pair[1][1]), -pair[0]),
     )[1]
+
+
+def _of_objects(array: list[Any]) -> bool:
+    return bool(array) and all(isinstance(e, dict) for e in array)
+
+
+def _groups(arrays: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
+    """Sibling arrays of the same kind of object, one per group ({"over_ear": [{name…}, …],
+    "in_ear": [{name…}]}), joined: the items are all of them."""
+    by_parent: dict[str, list[tuple[str, list[Any]]]] = {}
+    for path, array in arrays:
+        if _of_objects(array):
+            by_parent.setdefault(path.rsplit(".", 1)[0], []).append((path, array))
+    joined = []
+    for siblings in by_parent.values():
+        if len(siblings) < 2:
+            continue
+        keys = [set(array[0]) for _, array in siblings]
+        shared = set.intersection(*keys)
+        if shared and len(shared) * 2 >= max(len(k) for k in keys):  # the same kind of element in each
+            joined.append(("+".join(path for path, _ in siblings), [e for _, array in siblings for e in array]))
+    return joined

