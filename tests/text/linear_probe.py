@@ -55,6 +55,9 @@ def _judging(size: int) -> dict[str, float]:
         "short-lists": "段落。\n\n- 甲\n- 乙\n\n", "numbered-lines": "1、苹果\n", "bold-lines": "**店**：人均 280 元\n",
         "headings": "## 交通\n", "table-rows": "| a | 1,299 元 |\n", "fences": "```\nx\n```\n", "quotes": "> ",
         "ordered": "1. 苹果 299 元\n", "brand-hits": "1. " + "Sony " * 50 + "\n",
+        # what the item reader adds after a list, and the layouts it reads besides lists
+        "extras": "1. 甲\n\n另外，**乙** 也值得考虑，约 300 元。\n\n", "unmarked-extras": "另外，森海塞尔 M4 也值得考虑\n\n",
+        "region-lines": "乌布地区：梯田、圣泉寺、皇宫\n", "bold-prose": "**AirPods Pro 2** 和 ", "emoji-lines": "🎧 Bose：好\n",
     }
     def judge_all(trajectory: Trajectory) -> None:
         subject = Subject(trajectory)
