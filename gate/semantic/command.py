@@ -3,7 +3,7 @@ case examples. Writes judge.json, judge.md and review-queue.jsonl (or the calibr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,11 +136,12 @@ def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory
     return outcome.trajectories, outcome.interrupted
 
 
-def _asks(loaded: Loaded, trajectories: Sequence[Trajectory]) -> list[Ask]:
-    limits = limits_of(loaded.judge)
+def asks_for(cases: Mapping[str, Case], trajectories: Sequence[Trajectory], judge: JudgeConfig) -> list[Ask]:
+    """One ask per rubric of each successful run of the given cases (runs of other cases are skipped)."""
+    limits = limits_of(judge)
     return [Ask(rubric, t, build_messages(rubric, t, limits))
-            for t in trajectories if t.error is None and t.case_id in loaded.chosen
-            for rubric in rubrics_of(loaded.chosen[t.case_id], t.group)]
+            for t in trajectories if t.error is None and t.case_id in cases
+            for rubric in rubrics_of(cases[t.case_id], t.group)]
 
 
 def judge_info(judge: JudgeConfig, answers: Answers) -> JudgeInfo:
@@ -166,7 +167,7 @@ def run_judge(settings: JudgeSettings) -> int:
         trajectories = _recorded(settings, loaded)
     else:
         trajectories, interrupted = _collected(settings, loaded)
-    asks = _asks(loaded, trajectories)
+    asks = asks_for(loaded.chosen, trajectories, loaded.judge)
     if not asks:
         raise GateError(f"nothing to judge: none of the {len(trajectories)} runs is a successful run of a chosen case "
                         "with a judge: rubric")

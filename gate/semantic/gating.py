@@ -19,14 +19,10 @@ def settled_verdicts(config: GateConfig, case_set: CaseSet, trajectories: list[T
     if judge is None or not judge.gate:
         return apply_reviews(verdicts, trajectories, reviews), False
     from gate.semantic.assemble import judge_runs, settle
-    from gate.semantic.command import limits_of
-    from gate.semantic.engine import Ask, ask_all
-    from gate.semantic.prompt import build_messages
-    from gate.semantic.rubrics import rubrics_of
+    from gate.semantic.command import asks_for
+    from gate.semantic.engine import ask_all
 
-    limits = limits_of(judge)
-    asks = [Ask(rubric, t, build_messages(rubric, t, limits)) for t in trajectories if t.error is None
-            for rubric in rubrics_of(case_set.cases[t.case_id], t.group)]
+    asks = asks_for(case_set.cases, trajectories, judge)
     if not asks:
         return apply_reviews(verdicts, trajectories, reviews), False
     answers = ask_all(asks, judge, config.resolve("."), progress=progress)
