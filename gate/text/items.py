@@ -222,6 +222,9 @@ def _single(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList])
             return ItemList("single", (_item(head, f"{head}\n{body}", lead[0].line, bold),), lead[0].line)
     if candidates:
         return None
+    ordinals = _ordinal_paragraphs(doc)
+    if ordinals is not None:
+        return ordinals
     named = _prose_names(doc)
     if len({fold(name) for _, name in named if _NAMELIKE_RE.search(name)}) >= 2:
         return _prose_items(doc, [(b, n) for b, n in named if _NAMELIKE_RE.search(n)])
@@ -252,6 +255,33 @@ def _referring(doc: MarkdownDoc, block: Block) -> list[str]:
 # or a shop or place ending (…店, …馆, …寺, …梯田). Bold advice ("**一定要**提前订") is not one.
 _NAMELIKE_RE = re.compile(r"[A-Za-z0-9]|(?:店|馆|楼|斋|居|坊|轩|阁|酒店|餐厅|饭庄|寺|宫|庙|园|山|湖|岛|海滩|梯田|崖|塔|街|"
                           r"古镇|博物馆|公园)(?:（[^）]{1,12}）)?$")
+
+
+# Paragraphs that introduce products by prose ordinals: "首先是 Bose QC Ultra，…" "其次是…" "最后是…".
+_ORDINAL_OPEN_RE = re.compile(r"^\s*(?P<word>首先|第一|其次|第二|再次|第三|然后|接着|另外|最后)(?:款|个|家)?(?:是|推荐的?是|推荐)\s*")
+_ORDINAL_NAME_END_RE = re.compile(r"[，,。；;：:（(]")
+
+
+def _ordinal_paragraphs(doc: MarkdownDoc) -> ItemList | None:
+    """Two or more paragraphs in a row, the first opened by 首先/第一, each naming a product or place
+    after its ordinal: those are the items (no list markup needed)."""
+    found: list[Item] = []
+    for block in doc.flow:
+        match = _ORDINAL_OPEN_RE.match(block.text) if block.kind == "paragraph" else None
+        if match is None or (not found and match.group("word") not in ("首先", "第一")):
+            if len(found) >= 2:
+                break
+            found = []
+            continue
+        rest = block.text[match.end():]
+        end = _ORDINAL_NAME_END_RE.search(rest)
+        name = (rest[: end.start()] if end else rest.split("\n", 1)[0]).strip()
+        if not name or len(name) > 40 or not _NAMELIKE_RE.search(name):
+            found = []
+            continue
+        found.append(Item(name=name, description=rest[len(name):].lstrip("，, "), text=rest, line=block.line,
+                          prices=tuple(find_prices(rest))))
+    return ItemList("ordinals", tuple(found), found[0].line) if len(found) >= 2 else None
 
 
 def _prose_names(doc: MarkdownDoc) -> list[tuple[Block, str]]:
