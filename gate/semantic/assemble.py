@@ -59,8 +59,6 @@ class Judged:
     """Every judged run: its constraints with rubrics, and its verdicts by rules alone and by all."""
 
     records: list[ConstraintRecord]
-    settled: dict[tuple[str, str, int, str], list[Settled]]
-    """The rubric verdicts of each (case, group, run, constraint)."""
     rule_verdicts: list[RunVerdict]
     full_verdicts: list[RunVerdict]
     """Rubrics settled by the judge, reviewed constraints by the human."""
@@ -83,7 +81,6 @@ def judge_runs(cases: Mapping[str, Case], trajectories: Iterable[Trajectory], as
         t = ask.trajectory
         by_run[(t.case_id, t.group, t.run)].append(entry)
     records: list[ConstraintRecord] = []
-    per_constraint: dict[tuple[str, str, int, str], list[Settled]] = {}
     rule_verdicts, full_verdicts = [], []
     for trajectory in sorted(trajectories, key=lambda t: (t.case_id, t.group, t.run)):
         key = (trajectory.case_id, trajectory.group, trajectory.run)
@@ -92,6 +89,7 @@ def judge_runs(cases: Mapping[str, Case], trajectories: Iterable[Trajectory], as
         if trajectory.error is not None or not entries or len(entries) < len(found):
             continue
         case = cases[trajectory.case_id]
+        digest = trajectory.digest  # hashed once: the reviews and every record of this run need it
         judged_ids = {e.ask.rubric.constraint_id for e in entries}
         outcomes = {id(e.ask.rubric.node): Outcome(status=e.tally.status, detail=e.tally.detail) for e in entries}
         rules = evaluate(case, trajectory, budget_s=budget_s)
@@ -106,17 +104,16 @@ def judge_runs(cases: Mapping[str, Case], trajectories: Iterable[Trajectory], as
         final_status = {c.id: c.status for c in full.constraints}
         for constraint_id in dict.fromkeys(e.ask.rubric.constraint_id for e in entries):
             mine = [e for e in entries if e.ask.rubric.constraint_id == constraint_id]
-            per_constraint[(key[0], key[1], key[2], constraint_id)] = mine
-            review = reviews.lookup(trajectory.digest, case.id, constraint_id)
+            review = reviews.lookup(digest, case.id, constraint_id)
             human = None if review is None else HumanRecord(verdict=review.human, reviewer=xml_safe(review.reviewer),
                                                             date=review.date.isoformat(), note=xml_safe(review.note))
             records.append(ConstraintRecord(
                 case_id=case.id, group=trajectory.group, run=trajectory.run, dimension=dimension_key(case),
-                constraint=constraint_id, trajectory=trajectory.digest, rule=rule_status[constraint_id].value,
+                constraint=constraint_id, trajectory=digest, rule=rule_status[constraint_id].value,
                 judge=judge_status[constraint_id].value, rubrics=tuple(e.record() for e in mine), human=human,
                 final=final_status[constraint_id].value, source="human" if human else "judge",
             ))
-    return Judged(records, per_constraint, rule_verdicts, full_verdicts)
+    return Judged(records, rule_verdicts, full_verdicts)
 
 
 def rate(statuses: Iterable[str | Status], confidence: float) -> Rate:

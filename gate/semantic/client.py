@@ -29,6 +29,8 @@ class Sample:
     error: str | None = None
     usage: dict[str, int] = field(default_factory=dict)
     cached: bool = False
+    endpoint_failed: bool = False
+    """The endpoint gave no usable response (refused, timed out, HTTP error), as opposed to a bad reply."""
 
 
 class JudgeClient:
@@ -93,7 +95,7 @@ class JudgeClient:
                 response, _ = await with_retries(attempt, self._policy)
                 content = message_text(first_message(response, usage).get("content"))
             except AgentError as exc:
-                return Sample(error=f"judge endpoint: {exc}", usage=usage)
+                return Sample(error=f"judge endpoint: {exc}", usage=usage, endpoint_failed=True)
             try:
                 vote = parse_reply(content)
             except ReplyError as exc:

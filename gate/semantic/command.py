@@ -151,9 +151,8 @@ def judge_info(judge: JudgeConfig, answers: Answers) -> JudgeInfo:
 
 def unavailable(answers: Answers) -> bool:
     """Every sample asked failed at the endpoint: the judge was not there, which is no verdict."""
-    fresh = [s for s in answers.samples.values() if not s.cached]
-    return bool(fresh) and all(s.vote is None and (s.error or "").startswith("judge endpoint:") for s in fresh) \
-        and not any(s.vote for s in answers.samples.values())
+    samples = list(answers.samples.values())
+    return bool(samples) and all(s.endpoint_failed for s in samples)  # a cached vote is a vote: not all failed
 
 
 def run_judge(settings: JudgeSettings) -> int:

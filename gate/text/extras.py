@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from gate.text.cues import CLOSING_RE, attribute, notes_label
 from gate.text.item import Item, ItemList
 from gate.text.markdown import MarkdownDoc
-from gate.text.names import split_name
+from gate.text.names import kept_bold, split_name
 from gate.text.prices import find_prices
 from gate.text.terms import fold
 
@@ -37,16 +37,7 @@ _LABEL_RE = re.compile(
 )
 # A passage that adds a recommendation says so (推荐, 值得, 可以看看 …); one that only adds a fact does not.
 _RECOMMENDS_RE = re.compile(r"(?<![不别])(?:推荐|考虑|看看|值得|不错|首选|可以选|入手|试试|选择)")
-_BOLD_RE = re.compile(r"(\*\*|__)(?P<bold>[^*_\n]{1,60}?)\1")
-_SET_ASIDE_RE = re.compile(r"不|别|避|排除|除了|没")
 _NAME_END_RE = re.compile(r"[，,。；;！!？?（(]")
-_CLAUSE_WINDOW = 40
-
-
-def _kept(before: str) -> bool:
-    """A bold name its clause does not set aside ("不推荐**X**", "除了**X**")."""
-    clause = re.split(r"[，,。；;！!？?\n]", before[-_CLAUSE_WINDOW:])[-1]
-    return _SET_ASIDE_RE.search(clause) is None
 
 
 # Unmarked names: "另外，森海塞尔 Momentum 4 也值得考虑", "还可以看看新疆的喀纳斯，…". Bounded windows.
@@ -61,7 +52,7 @@ def _names(raw: str) -> list[str]:
     """The names a passage recommends: its bold spans kept by their clauses, else the name a label
     gives ("备选：森海塞尔 Momentum 4，…" → 森海塞尔 Momentum 4), else an unmarked name it recommends
     ("另外，X 也值得考虑", "还可以看看 X")."""
-    names = [m.group("bold").strip() for m in _BOLD_RE.finditer(raw) if _kept(raw[max(0, m.start() - _CLAUSE_WINDOW):m.start()])]
+    names = kept_bold(raw)
     if names:
         return names
     first = raw.split("\n", 1)[0]

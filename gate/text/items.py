@@ -28,7 +28,7 @@ from gate.text.extras import extra_items
 from gate.text.item import Item, ItemList
 from gate.text.jsonanswer import main_array, parse_answer
 from gate.text.markdown import Block, ListBlock, MarkdownDoc
-from gate.text.names import named, split_name
+from gate.text.names import kept_bold, named, split_name
 from gate.text.prices import find_prices
 from gate.text.runs import Run, Unit, find_runs, grouped_lists, role, sub_run, units
 from gate.text.tables import from_table, json_items
@@ -193,19 +193,6 @@ def _stated(candidates: list[ItemList], all_units: list[Unit]) -> ItemList | Non
 
 
 _RECOMMEND_LABEL_RE = re.compile(r"^(?:我的)?(?:推荐|首选|结论|答案|最佳选择|建议选择?)\s*[：:]\s*")
-_BOLD_SPAN_RE = re.compile(r"(\*\*|__)(?P<bold>[^*_\n]+?)\1")
-
-
-# A bold span its clause sets aside ("我不推荐**苹果**" "除了**火锅**") is no recommendation.
-_SET_ASIDE_RE = re.compile(r"不|别|避|排除|除了|没")
-
-
-_CLAUSE_WINDOW = 40  # how far back a set-aside word is looked for: a clause, not the paragraph
-
-
-def _picked(before: str) -> bool:
-    clause = re.split(r"[，,。；;！!？?\n]", before[-_CLAUSE_WINDOW:])[-1]
-    return _SET_ASIDE_RE.search(clause) is None
 
 
 def _single(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList]) -> ItemList | None:
@@ -292,11 +279,7 @@ def _prose_names(doc: MarkdownDoc) -> list[tuple[Block, str]]:
         if block.kind != "paragraph":
             continue
         raw = "\n".join(doc.lines[block.line - 1 : block.end_line])
-        for match in _BOLD_SPAN_RE.finditer(raw):
-            name = match.group("bold").strip()
-            if name and _picked(raw[max(0, match.start() - _CLAUSE_WINDOW) : match.start()]) \
-                    and not notes_label(name) and not attribute(name):
-                found.append((block, name))
+        found += [(block, name) for name in kept_bold(raw) if not notes_label(name) and not attribute(name)]
     return found
 
 

@@ -77,3 +77,20 @@ def called(name: str, description: str) -> str:
         return name
     first = _CLAUSE_END_RE.split(description.strip(), maxsplit=1)[0].strip()
     return f"{name} {first}".strip()
+
+
+_BOLD_SPAN_RE = re.compile(r"(\*\*|__)(?P<bold>[^*_\n]+?)\1")
+# A bold span its clause sets aside ("我不推荐**苹果**" "除了**火锅**") is no recommendation.
+_SET_ASIDE_RE = re.compile(r"不|别|避|排除|除了|没")
+_CLAUSE_WINDOW = 40  # how far back a set-aside word is looked for: a clause, not the paragraph
+
+
+def kept_bold(raw: str) -> list[str]:
+    """The bold spans of Markdown ``raw``, in order, that their clause does not set aside."""
+    found = []
+    for match in _BOLD_SPAN_RE.finditer(raw):
+        clause = re.split(r"[，,。；;！!？?\n]", raw[max(0, match.start() - _CLAUSE_WINDOW):match.start()])[-1]
+        name = match.group("bold").strip()
+        if name and _SET_ASIDE_RE.search(clause) is None:
+            found.append(name)
+    return found
