@@ -3,6 +3,7 @@ test_linear_time.py, away from coverage tracing): prints one JSON object, name â
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import time
@@ -40,7 +41,7 @@ def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
     }
 
 
-def _judging(size: int) -> dict[str, float]:
+def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
     """Every checker on one shared subject, as a run is judged: Markdown-shaped inputs."""
     from gate.checkers import REGISTRY
     from gate.subject import Subject
@@ -64,17 +65,28 @@ def _judging(size: int) -> dict[str, float]:
         for check, checker in REGISTRY.items():
             checker(subject, params[check])
 
-    return {shape: _best_of(2, partial(judge_all, Trajectory(case_id="P", group="A", run=0,
-                                                             final_answer=fill(unit, size))))
+    return {shape: _timed_by_size({size: partial(judge_all, Trajectory(case_id="P", group="A", run=0,
+                                                                        final_answer=fill(unit, size)))
+                                   for size in sizes})
             for shape, unit in shapes.items()}
 
 
-def _best_of(runs: int, function: Callable[[], Any]) -> float:
-    best = float("inf")
+def _timed_by_size(calls: dict[int, Callable[[], Any]], runs: int = 3) -> dict[int, float]:
+    """Best CPU time of each call over ``runs`` rounds, sizes interleaved so that a noisy moment on a
+    shared machine slows one round of every size rather than every round of one; the collector is
+    paused while timing because its passes depend on what earlier calls left alive, not on the input."""
+    best = dict.fromkeys(calls, float("inf"))
     for _ in range(runs):
-        started = time.process_time()
-        function()
-        best = min(best, time.process_time() - started)
+        for size, call in calls.items():
+            gc.collect()
+            gc.disable()
+            started = time.process_time()
+            try:
+                call()
+            finally:
+                elapsed = time.process_time() - started
+                gc.enable()
+            best[size] = min(best[size], elapsed)
     return best
 
 
@@ -85,13 +97,9 @@ def main() -> None:
     if mode == "analysers":
         for name, (analyse, units) in _analysers().items():
             for unit in units:
-                found[f"{name}:{unit!r}"] = {
-                    size: _best_of(2, partial(analyse, fill(unit, size))) for size in sizes
-                }
+                found[f"{name}:{unit!r}"] = _timed_by_size({size: partial(analyse, fill(unit, size)) for size in sizes})
     else:
-        for size in sizes:
-            for shape, seconds in _judging(size).items():
-                found.setdefault(shape, {})[size] = seconds
+        found = _judging(sizes)
     print(json.dumps(found))
 
 

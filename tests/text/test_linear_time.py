@@ -1,7 +1,9 @@
 """Every analyser runs in linear time on adversarial input of its own kind.
 
-Timed in a subprocess (CPU time, best of three, no coverage tracing) at two sizes: four times the
-input must cost at most ``GROWTH`` times as much — about 4 when linear, 16 when quadratic. What a
+Timed in a subprocess (CPU time, best of three interleaved rounds, collector paused, no coverage
+tracing) at two sizes: four times the input must cost at most ``GROWTH`` times as much — about 4 when
+linear, 16 when quadratic; the margin between is for a shared machine's noise, which at these sizes
+alone has been seen to reach ×7. What a
 linear but long answer costs beyond that is bounded by the judging budget (tests/test_budget.py);
 the figures per megabyte are in benchmarks/bench_hostile.py.
 """
@@ -18,7 +20,7 @@ import pytest
 
 PROBE = Path(__file__).with_name("linear_probe.py")
 ROOT = Path(__file__).resolve().parents[2]
-GROWTH = 8.0
+GROWTH = 11.0
 NOISE_S = 0.02  # below this the larger input is too quick to time
 SIZES = {"analysers": (20_000, 80_000), "judging": (3_000, 12_000)}
 
