@@ -126,10 +126,19 @@ def _candidates(doc: MarkdownDoc, runs: list[Run]) -> list[ItemList]:
     lists = doc.lists()
     found, owners = _from_runs(runs, lists)
 
-    def inside(line: int, source: Run | None = None) -> bool:
-        return any(o is not source and o.line < line and o.owner(line) for o in owners)
+    # Two runs over the same labels (bold and emoji-led: "**🚇 适合通勤：**") may both group the lists
+    # below them: a run is no owner of the candidate it yields itself.
+    yielded = {(id(source), c.line) for c, source in found}
 
-    candidates = [c for c, source in found if not inside(c.line, source)]
+    def inside(line: int, source: Run | None = None) -> bool:
+        return any(o is not source and o.line < line and o.owner(line) and (id(o), line) not in yielded for o in owners)
+
+    candidates: list[ItemList] = []
+    kept: set[tuple[int, tuple[Item, ...]]] = set()
+    for candidate, source in found:
+        if not inside(candidate.line, source) and (candidate.line, candidate.items) not in kept:
+            kept.add((candidate.line, candidate.items))
+            candidates.append(candidate)
     candidates += [_list_candidate([b]) for b in lists if not inside(b.line)]
     candidates += _fenced_arrays(doc)
     names = {fold(item.name) for c in candidates for item in c.items}

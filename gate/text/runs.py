@@ -329,16 +329,21 @@ def role(run: Run, lists: list[ListBlock], runs: list[Run]) -> Role:
         for line, bs in owned.items()
         if any(len(b.items) >= 2 for b in bs)
     }
+    # Numbering that restarts in every section ("适合通勤：1. 2." / "适合运动：1.") groups its
+    # entries, however few each section lists.
+    restarted = {
+        line: [named(item.head.split("\n", 1)[0], item.bold) for b in bs for item in b.items]
+        for line, bs in owned.items()
+    } if len(owned) >= 2 and all(any(b.ordered for b in bs) for bs in owned.values()) else {}
     # An itinerary's days ("### 第一天") stay its items, whatever their sections list.
-    grouping = _distinct_groups(names) and not all(DAY_RE.match(e.head) for e in run.entries)
+    grouping = ((_distinct_groups(names) or _distinct_groups(restarted))
+                and not all(DAY_RE.match(e.head) for e in run.entries))
     if run.outline:
         return "categories" if grouping else "outline"
-    if sub_run(run) is not None:
+    if sub_run(run) is not None or grouping:
         return "categories"
     if run.lines_only and run.kind in ("numbered", "bullets"):
         return "items"
-    if grouping:
-        return "categories"
     within = runs[bisect_left(runs, run.line, key=lambda r: r.line) : bisect_right(runs, run.end, key=lambda r: r.line)]
     numbered_inside = any(
         other is not run and other.lines_only and other.kind == "numbered" and run.owner(other.line)
