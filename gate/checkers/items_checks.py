@@ -22,12 +22,14 @@ class ItemsCountParams(CountBounds):
     pass
 
 
-@checker("items:count", ItemsCountParams, "the answer recommends the required number of items (its main list/table/JSON array, and any added after it)")
+@checker("items:count", ItemsCountParams, "the answer recommends the required number of items (its main list/table/JSON array, and whatever else it recommends)")
 def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
     found = subject.items
     if not found.items:
         return Outcome.failed(f"no list, table, JSON array or numbered items found; {params.describe()} required")
-    after = f"; {found.extras} recommended after the main list: {_names(found.items[-found.extras:])}" if found.extras else ""
+    after = f"; {found.extras} recommended besides the main {found.source}: {_names(found.items[-found.extras:])}" if found.extras else ""
+    aside = found.set_aside()
+    after += f"; set aside, not counted: {_names([entity.item for entity in aside])}" if aside else ""
     detail = f"{len(found)} items found ({found.source}{after}): {_names(found.items)}; {params.describe()} required"
     return Outcome.of(params.admits(len(found)), detail, tuple(item.name for item in found.items))
 

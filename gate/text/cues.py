@@ -127,6 +127,11 @@ def criteria_lead(text: str) -> bool:
     return _CRITERIA_LEAD_RE.search(text) is not None
 
 
+def excluded_lead(text: str) -> bool:
+    """True when ``text`` sets the items after it aside ("以下几款已排除：" "有几款考虑过，但没有放进主推：")."""
+    return _EXCLUDED_LEAD_RE.search(text) is not None
+
+
 def notes_lead(text: str) -> bool:
     """True when ``text``, the line right before a list, introduces notes, advice, criteria, a
     checklist or exclusions rather than the recommendations ("买之前可以留意这几点：" "下面这 3 款

@@ -1,8 +1,9 @@
-"""An answer's recommended item, and the list of them with where it came from."""
+"""An answer's recommended item, the entities it speaks of, and the list of items with where they came from."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from gate.text.prices import Price
 
@@ -19,6 +20,34 @@ class Item:
     priced_by_column: bool = False
     named: bool = True
     """False when no name is marked (bold lead, "name：description", a name column or key)."""
+
+
+Status = Literal["recommended", "rejected", "mentioned"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Where an entity appears and what that place makes of it."""
+
+    structure: str
+    """The structure and its line: "table@11", "list@9", "passage@20"."""
+    line: int
+    status: Status
+    reason: str
+    """main · added · restated · beside the picks · set aside · endorsed · mentioned."""
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One thing the answer speaks of: as first described, what it is to the answer, and why."""
+
+    item: Item
+    status: Status
+    evidence: tuple[Evidence, ...]
+
+    @property
+    def name(self) -> str:
+        return self.item.name
 
 
 @dataclass(frozen=True)
@@ -39,8 +68,15 @@ class ItemList:
     by_columns: bool = False
     """A transposed table ("| 参数 | Bose | AirPods |"): its columns are the items."""
     extras: int = 0
-    """How many of ``items``, at the end, were recommended after the main structure (「另外，X 也值得
-    考虑」, 「备选：…」, a later section of other picks)."""
+    """How many of ``items``, at the end, were recommended outside the main structure (「另外，X 也值得
+    考虑」, 「备选：…」, a later section of other picks, a budget table naming one more)."""
+    entities: tuple[Entity, ...] = ()
+    """Everything the answer's structures name, recommended or not, with the evidence (see
+    :mod:`gate.text.entities`); ``items`` are the recommended ones."""
+
+    def set_aside(self) -> tuple[Entity, ...]:
+        """The entities a structure sets aside (不推荐, 没放进主推) and nothing recommends."""
+        return tuple(entity for entity in self.entities if entity.status == "rejected")
 
     def __len__(self) -> int:
         return len(self.items)

@@ -24,6 +24,8 @@ from bisect import bisect_left
 from dataclasses import replace
 
 from gate.text.cues import attribute, criteria_lead, day, notes_label, notes_lead, stated_count, strip_marker
+from gate.text.entities import read as read_entities
+from gate.text.entities import recommended
 from gate.text.extras import extra_items
 from gate.text.item import Item, ItemList
 from gate.text.jsonanswer import main_array, parse_answer
@@ -401,12 +403,19 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
         if single is None:
             return ItemList("none", (), hand_lists=hand)
         extras = extra_items(doc, single, [], {}) if single.source == "single" else []
-        return ItemList(single.source, single.items + tuple(extras), single.line, hand_lists=hand, extras=len(extras))
+        return _with_entities(ItemList(single.source, single.items, single.line, hand_lists=hand), extras, [], {})
     best = _stated(main, all_units) or _main(main)
     spots = _spots(best.items)
     best = replace(best, items=spots) if spots else best
-    others = tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in candidates if c is not best)
-    leads = {c.line: " ".join(u.text for u in reversed(_lead(all_units, c.line))) for c in candidates if c is not best}
-    extras = extra_items(doc, best, [c for c in candidates if c is not best], leads)
-    return ItemList(best.source, best.items + tuple(extras), best.line, others, hand, best.by_columns,
-                    extras=len(extras))
+    rest = [c for c in candidates if c is not best]
+    leads = {c.line: " ".join(u.text for u in reversed(_lead(all_units, c.line))) for c in rest}
+    found = ItemList(best.source, best.items, best.line, tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in rest),
+                     hand, best.by_columns)
+    return _with_entities(found, extra_items(doc, best, rest, leads), rest, leads)
+
+
+def _with_entities(main: ItemList, added: list[Item], rest: list[ItemList], leads: dict[int, str]) -> ItemList:
+    """``main`` with every entity the answer's structures name; its items the recommended ones."""
+    entities = read_entities(main, added, rest, leads)
+    items = recommended(entities)
+    return replace(main, items=tuple(items), extras=len(items) - len(main.items), entities=entities)

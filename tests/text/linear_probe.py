@@ -59,6 +59,9 @@ def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
         # what the item reader adds after a list, and the layouts it reads besides lists
         "extras": "1. 甲\n\n另外，**乙** 也值得考虑，约 300 元。\n\n", "unmarked-extras": "另外，森海塞尔 M4 也值得考虑\n\n",
         "region-lines": "乌布地区：梯田、圣泉寺、皇宫\n", "bold-prose": "**AirPods Pro 2** 和 ", "emoji-lines": "🎧 Bose：好\n",
+        # the entity reader: structures beside the picks, set aside, and entries matched by their words
+        "budget-tables": "1. **Bose QC Ultra**：好\n\n| 预算 | 推荐 |\n|---|---|\n| 1000 元 | Bose QC |\n| 900 元 | X1 |\n\n",
+        "arrow-lines": "- 通勤 → Bose QuietComfort Ultra 头戴式\n", "set-aside": "以下几款已排除：\n\n- **a b c**：但直接买\n\n",
     }
     def judge_all(trajectory: Trajectory) -> None:
         subject = Subject(trajectory)
