@@ -33,7 +33,7 @@ def test_a_hand_written_file_in_both_record_forms(tmp_path: Path) -> None:
         ("feedback-001", "A"): "pass",   # OpenAI messages: tool calls derived from the transcript
         ("feedback-001", "B"): "fail",   # send_message, even though the first call errored
         ("B3-LC-01", "A"): "error",      # the agent call failed
-        ("B3-AC-03", "A"): "skipped",    # judge-only: not gated by rules
+        ("B3-MM-03", "A"): "skipped",    # judge-only: not gated by rules
     }
     failing = {(r["case_id"], r["group"]): [c["id"] for c in r["constraints"] if c["status"] == "fail"]
                for r in document["results"]}
