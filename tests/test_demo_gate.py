@@ -51,8 +51,8 @@ def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> 
     states = [s for c in document["metrics"]["cases"].values() for s in c["states"].values()]
     assert states.count("known-failure") == 5 and "new-failure" not in states
     # unjudged is not passed: a pass on the rules says how many rubrics nobody judged
-    assert document["unjudged"] == {"runs_passing_on_rules_only": 71, "judge_only_runs": 26, "rubrics": 126}
-    assert "[info] unjudged: 71 runs pass (rules) and 26 judge-only runs leave 126 rubrics unjudged" in out
+    assert document["unjudged"] == {"runs_passing_on_rules_only": 82, "judge_only_runs": 26, "rubrics": 140}
+    assert "[info] unjudged: 82 runs pass (rules) and 26 judge-only runs leave 140 rubrics unjudged" in out
     ac01 = next(c for s in xml for c in s if c.name == "B3-AC-01")  # gate.yaml: one testcase per case
     assert ac01.system_out == "pass (rules) · 2 rubric(s) unjudged\ngroups: A, B; runs: 2"
     known = [c for s in xml for c in s if c.result and isinstance(c.result[0], junitparser.Skipped)

@@ -90,3 +90,10 @@ def test_eval_reports_consistency_of_repeated_runs(tmp_path: Path) -> None:
     x_sd_01 = document["consistency"]["cases"]["X-SD-01"]
     assert x_sd_01["groups"]["A"]["runs"] == 5 and x_sd_01["groups"]["B"]["runs"] == 5
     assert x_sd_01["gain"] == round(x_sd_01["groups"]["B"]["overall"] - x_sd_01["groups"]["A"]["overall"], 4)
+
+
+def test_every_case_with_a_rule_is_golden_but_those_that_need_an_image() -> None:
+    """The PR gate runs every case a rule can judge; a multimodal case's rules need the photo."""
+    for case in load_cases(ROOT / "cases").cases.values():
+        ruled = any(constraint.is_rule for constraint in case.constraints)
+        assert ("golden" in case.tags) == (ruled and "multimodal" not in case.tags), case.id
