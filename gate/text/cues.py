@@ -119,7 +119,9 @@ _STATED_COUNT_RE = re.compile(
 )
 
 
-_CRITERIA_LEAD_RE = re.compile(r"(?:以下|这|下面)几(?:点|个方面|个维度|个角度)|几个(?:方面|维度|角度)|标准如下")
+_CRITERIA_LEAD_RE = re.compile(r"(?:以下|这|下面)几(?:点|个方面|个维度|个角度)|几个(?:方面|维度|角度)|标准如下|"
+                               # "先看这三个标准：" "记住这 3 点："
+                               r"(?:以下|这|下面)\s*(?:\d{1,2}|[一二两三四五六七八九十])\s*(?:个|条)?\s*(?:点|标准|方面|维度|角度|原则|因素|要点)")
 
 
 def criteria_lead(text: str) -> bool:
@@ -143,8 +145,9 @@ def notes_lead(text: str) -> bool:
 
 
 def stated_count(text: str) -> int | None:
-    """The number of items a recommending lead-in announces ("推荐这 3 款" "以下 5 家"), or None."""
-    if _EXCLUDED_LEAD_RE.search(text):
+    """The number of items a recommending lead-in announces ("推荐这 3 款" "以下 5 家"), or None —
+    not the number of criteria ("先看这三个标准")."""
+    if _EXCLUDED_LEAD_RE.search(text) or criteria_lead(text):
         return None
     match = _STATED_COUNT_RE.search(text)
     return to_int(match.group("n")) if match else None

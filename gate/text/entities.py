@@ -74,7 +74,7 @@ def known_as(name_key: str, known: Sequence[str]) -> bool:
 # ("没放进主推只是因为……直接买它也完全没问题" endorses; "降噪很强，但超预算" sets aside).
 _ENDORSES_RE = re.compile(r"(?<![不别没未])(?:直接买|放心买|闭眼入|直接入|完全没问题|更合适|最合适|值得买|值得入手|"
                           r"(?:也|同样|依然|仍然|照样)(?:很)?(?:推荐|值得)|首选)")
-_SETS_ASIDE_RE = re.compile(r"不推荐|不建议|不适合|不考虑|不值|弱一截|超预算|超出预算|太贵|偏贵|但|不过|可惜|排除|淘汰|放弃")
+SETS_ASIDE_RE = re.compile(r"不推荐|不建议|不适合|不考虑|不值|弱一截|超预算|超出预算|太贵|偏贵|但|不过|可惜|排除|淘汰|放弃")
 # A lead that compares against what follows, and an entry that is a baseline or a reference.
 _COMPARES_RE = re.compile(r"对比|比较|基线|参照|\bvs\b", re.IGNORECASE)
 _REFERENCE_RE = re.compile(r"基线|参考|对照|基准|当前|现有|\b(?:baseline|reference)\b", re.IGNORECASE)
@@ -86,7 +86,7 @@ _PICK_MAX_CHARS = 30
 
 def _endorsed(text: str) -> bool:
     endorsed = [m.start() for m in _ENDORSES_RE.finditer(text)]
-    set_aside = [m.start() for m in _SETS_ASIDE_RE.finditer(text)]
+    set_aside = [m.start() for m in SETS_ASIDE_RE.finditer(text)]
     return bool(endorsed) and endorsed[-1] > max(set_aside, default=-1)
 
 

@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 
 from gate.text.cues import CLOSING_RE, attribute, notes_label
+from gate.text.entities import SETS_ASIDE_RE as _SETS_ASIDE_RE
+from gate.text.entities import key, known_as
 from gate.text.item import Item, ItemList
 from gate.text.markdown import MarkdownDoc
 from gate.text.names import kept_bold, split_name
@@ -23,7 +25,7 @@ from gate.text.terms import fold
 # Words that open a passage adding to the recommendations. Matched at the start of a passage (after
 # emoji and marks), each alternative a literal or a short bounded class: linear.
 _ADDING_RE = re.compile(
-    r"^[\W_]{0,8}(?:最后|对了|顺带|哦对)?[，,]?\s*(?:另外|此外|还有|再推荐|再补充|补充|加推|额外|顺便|备选|候补|候选|彩蛋|bonus|番外|"
+    r"^[\W_]{0,8}(?:最后|对了|顺带|哦对)?[，,]?\s*(?:另外|此外|其次|还有|再推荐|再补充|补充|加推|额外|顺便|顺路|附近还|备选|候补|候选|彩蛋|bonus|番外|"
     r"其[他它](?:选择|推荐|备选|可选)|更多(?:选择|推荐)|也可以考虑|也可考虑|也值得|平替|进阶|升级|"
     r"如果[^，,。\n]{0,8}?(?:预算|时间)|(?:预算|时间)[^，,。\n]{0,4}?(?:充足|宽裕|多|高|允许|够|充裕)|想要更好|追求更好|"
     r"土豪|不差钱)",
@@ -31,12 +33,14 @@ _ADDING_RE = re.compile(
 )
 # A label that is itself a recommendation ("备选：森海塞尔 Momentum 4", "🎁 彩蛋推荐：…").
 _LABEL_RE = re.compile(
-    r"^[\W_]{0,8}(?:最后|对了)?(?:备选|候补|候选|彩蛋|bonus|番外|加推|平替|进阶|升级|再?补充一[个家款处本部]|补充推荐|再加一[个家款处])"
-    r"[^：:，,。\n]{0,8}[：:]\s*(?P<rest>.+)$",
+    r"^[\W_]{0,8}(?:最后|对了)?(?:备选|候补|候选|彩蛋|bonus|番外|加推|平替|进阶|升级|再?补充一[个家款处本部]|补充推荐|再加一[个家款处]|"
+    r"附近还可以|顺路(?:还可以)?去?)"
+    # "备选（稍超预算，但体验好很多）：" — a remark in brackets before the colon
+    r"[^：:，,。\n（(]{0,8}(?:[（(][^）)\n]{0,24}[）)])?[^：:，,。\n]{0,4}[：:]\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
 # A passage that adds a recommendation says so (推荐, 值得, 可以看看 …); one that only adds a fact does not.
-_RECOMMENDS_RE = re.compile(r"(?<![不别])(?:推荐|考虑|看看|值得|不错|首选|可以选|入手|试试|选择)")
+_RECOMMENDS_RE = re.compile(r"(?<![不别])(?:推荐|考虑|看看|值得|不错|首选|可以选|可以上|可以冲|入手|试试|选择|顺路去|可以去)")
 _NAME_END_RE = re.compile(r"[，,。；;！!？?（(]")
 
 
@@ -66,15 +70,12 @@ def _names(raw: str) -> list[str]:
     return [name] if name and not _NOT_A_NAME_RE.match(name) else []
 
 
-_COMPARED = 50
-"""Names a new one is compared with for containment ("WH-1000XM5" is "索尼 WH-1000XM5"); beyond
-them only by equality, so a hostile answer with thousands of names stays linear."""
-
-
 def _new(name: str, known: list[str], seen: set[str]) -> bool:
+    """A name not yet listed, and no label: a notes label, an attribute, or the adding label itself
+    ("**也可以考虑**" "**附近还可以顺路去**")."""
     folded = fold(name)
-    return bool(folded) and folded not in seen and not notes_label(name) and not attribute(name) and not any(
-        folded in other or other in folded for other in known[:_COMPARED])
+    return (bool(folded) and folded not in seen and not notes_label(name) and not attribute(name)
+            and _ADDING_RE.match(name) is None and not known_as(key(name), known))
 
 
 def _passage_item(name: str, text: str, line: int) -> Item:
@@ -98,13 +99,13 @@ def extra_items(doc: MarkdownDoc, main: ItemList, later: Sequence[ItemList], lea
     recommendations (``leads``: a candidate's line → the text right before it), and the names of
     later paragraphs that add one."""
     end = max((item.line + item.text.count("\n") for item in main.items), default=main.line)
-    known = [fold(item.name) for item in main.items]
+    known = [key(item.name) for item in main.items]
     seen = set(known)
     found: list[Item] = []
 
     def add(item: Item) -> None:
         found.append(item)
-        known.append(fold(item.name))
+        known.append(key(item.name))
         seen.add(fold(item.name))
 
     for candidate in later:
@@ -121,4 +122,44 @@ def extra_items(doc: MarkdownDoc, main: ItemList, later: Sequence[ItemList], lea
             for name in _names(raw):
                 if _new(name, known, seen):
                     add(_passage_item(name, block.text, block.line))
+        elif not CLOSING_RE.match(raw.lstrip()):
+            for item in _recommended_in_prose(raw, block.text, block.line, [i for c in later for i in c.items]):
+                if _new(item.name, known, seen):
+                    add(item)
     return found
+
+
+# A clause that recommends strongly, whatever opens its passage ("**新荣记** 是更合适的选择" "X 也值得一去").
+_STRONG_RE = re.compile(r"(?<![不别没])(?:(?:是|为)(?:更|最|很|非常|一个)?(?:好|合适|棒|稳妥|不错|值得)的?(?:选择|之选)|"
+                        r"首推|强烈推荐|更推荐|我推荐|也推荐|值得(?:一去|一试|入手|考虑|买)|可以看看|也可以考虑)")
+# A passage labelled as the recommendation or its summary: the new names it gives are picks.
+_SUMMARY_LABEL_RE = re.compile(r"^[\W_]{0,8}(?:一句话(?:推荐|总结)|总结|结论|小结|最终推荐|我的推荐)[^：:\n]{0,4}[：:]")
+_CLAUSE_RE = re.compile(r"[^。；;！!？?\n]+")
+
+
+def _recommended_in_prose(raw: str, text: str, line: int, mentioned: Sequence[Item]) -> list[Item]:
+    """What a later paragraph recommends without opening by adding: a bold name in a clause that
+    recommends it strongly, or in a passage labelled as the recommendation ("**一句话推荐**：…"), and
+    an entry another structure only mentioned, named again in a clause that recommends it ("安卓用户也
+    可以看看表里的华为 FreeBuds Pro 4") — unless the clause sets it aside after ("……但超预算")."""
+    labelled = _SUMMARY_LABEL_RE.match(raw.lstrip()) is not None
+    found: list[Item] = []
+    for clause in _CLAUSE_RE.finditer(raw):
+        words = clause.group()
+        for name in kept_bold(words):
+            rest = words[words.find(name) + len(name):]
+            if (labelled or _STRONG_RE.search(rest)) and not _SETS_ASIDE_RE.search(rest):
+                found.append(_passage_item(name, text, line))
+        if _RECOMMENDS_RE.search(words) is None:
+            continue
+        folded = fold(words)
+        for item in mentioned[:_MENTIONED]:
+            name = fold(item.name)
+            if len(name) >= 2 and name in folded and not _SETS_ASIDE_RE.search(folded[folded.find(name) + len(name):]):
+                found.append(item)
+    return found
+
+
+_MENTIONED = 50
+"""Entries of other structures looked for in each clause: a bounded number, so that a hostile answer
+with thousands of entries and clauses stays linear."""

@@ -58,12 +58,13 @@ def main_array(value: Any) -> tuple[str, list[Any]] | None:
     Among an object's arrays (nested up to three levels: {"data": {"cities": [...]}}), one of
     objects beats one of scalars ({"cities": [{…}, {…}], "tags": ["a", "b", "c"]}), then the
     longer, then the first; sibling arrays of the same kind of object are groups of one list
-    ({"over_ear": [2 headphones], "in_ear": [1]} holds 3).
+    ({"over_ear": [2 headphones], "in_ear": [1]} holds 3), and so are the arrays of labelled groups
+    ({"categories": [{"type": "over_ear", "items": [2]}, {"type": "in_ear", "items": [1]}]} holds 3).
     """
     arrays = _arrays(value, "$", 3)
     if not arrays:
         return None
-    grouped = _groups(arrays)
+    grouped = _groups(arrays) + _labelled_groups(arrays)
     return max(
         enumerate([*arrays, *grouped]),
         key=lambda pair: (_of_objects(pair[1][1]), len(pair[1][1]), -pair[0]),
@@ -89,4 +90,28 @@ def _groups(arrays: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
         shared = set.intersection(*keys)
         if shared and len(shared) * 2 >= max(len(k) for k in keys):  # the same kind of element in each
             joined.append(("+".join(path for path, _ in siblings), [e for _, array in siblings for e in array]))
+    return joined
+
+
+# The fields a group carries besides its entries: a label, never a name of its own.
+_GROUP_LABELS = {"type", "category", "group", "label", "scene", "kind", "tier", "segment",
+                 "类型", "类别", "分类", "场景", "组", "档位"}
+
+
+def _labelled_groups(arrays: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
+    """An array of groups, each a label and one array of objects ({"type": "in_ear", "items": […]}),
+    joined: the items are the groups' entries."""
+    joined = []
+    for path, array in arrays:
+        if not _of_objects(array):
+            continue
+        inner: list[Any] = []
+        for group in array:
+            lists = [v for v in group.values() if isinstance(v, list)]
+            labels = {str(k).casefold() for k, v in group.items() if not isinstance(v, list)}
+            if len(lists) != 1 or not _of_objects(lists[0]) or not labels <= _GROUP_LABELS:
+                break
+            inner.extend(lists[0])
+        else:
+            joined.append((f"{path}[*]", inner))
     return joined

@@ -25,6 +25,7 @@ from gate.text.cues import (
     MARKER_RE,
     SECTION_LABEL_RE,
     attribute,
+    excluded_lead,
     marker,
     notes_label,
     strip_marker,
@@ -207,6 +208,22 @@ def _plain_line(unit: Unit) -> bool:
     return unit.kind == "line" and marker(unit.text) is None
 
 
+_GLYPHS = "•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·"
+_SENTENCE_MARK_RE = re.compile(r"[，。！？；,!?;]")
+
+
+def _bullet_line(unit: Unit) -> bool:
+    """A line led by a bullet glyph, or by an emoji when the rest reads as an entry ("🎧 Bose：…",
+    "📍 圣泉寺") rather than a sentence the emoji decorates ("✈️ 已为你查询 6 月 10 日的航班，并对比了…")."""
+    lead = BULLET_RE.match(unit.text) if _plain_line(unit) else None
+    if lead is None:
+        return False
+    rest = unit.text[lead.end():]
+    bold = BOLD_LEAD_RE.match(rest)
+    return (unit.text.lstrip()[0] in _GLYPHS or named(rest, bold.group("bold") if bold else None) is not None
+            or _SENTENCE_MARK_RE.search(rest) is None)
+
+
 def _heading_runs(all_units: list[Unit]) -> list[Run]:
     runs: list[Run] = []
     for level in sorted({u.level for u in all_units if u.kind == "heading"}):
@@ -239,7 +256,7 @@ def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run
     runs = [
         *_numbered(all_units),
         *_consecutive(all_units, "bold", lambda u: _plain_line(u) and BOLD_LEAD_RE.match(u.raw) is not None),
-        *_consecutive(all_units, "bullets", lambda u: _plain_line(u) and BULLET_RE.match(u.text) is not None),
+        *_consecutive(all_units, "bullets", _bullet_line),
         *_heading_runs(all_units),
     ]
     kept: list[Run] = []
@@ -254,9 +271,10 @@ def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run
 
 
 def _aside(entry: Entry) -> bool:
-    """A section of notes, advice or an overview, whose list holds no items."""
+    """A section of notes, advice, an overview or options set aside ("### 不推荐的几款（避坑）"), whose
+    list holds no items."""
     head = entry.bold or entry.head
-    return notes_label(head) or (_is_label(entry) and ASIDE_RE.search(head) is not None)
+    return notes_label(head) or excluded_lead(head) or (_is_label(entry) and ASIDE_RE.search(head) is not None)
 
 
 def _owned(run: Run, lists: list[ListBlock]) -> dict[int, list[ListBlock]]:

@@ -84,3 +84,53 @@ def test_names_match_across_structures_by_their_words() -> None:
     assert not same(key("Bose QC Ultra 耳塞"), key("Bose QuietComfort Ultra 头戴式"))
     assert not same(key("Sony XM4"), key("Sony XM5"))
     assert not same(key("Bose QC45"), key("Bose QuietComfort Ultra"))
+
+
+def test_a_later_paragraph_recommending_a_compared_model_makes_it_a_pick() -> None:
+    compared = _PICKS + ("## 横向对比\n\n| 型号 | 降噪 |\n|---|---|\n| Bose QC Ultra | 强 |\n| 华为 FreeBuds Pro 4 | 强 |\n\n")
+    assert len(extract(compared)) == 3
+    recommended = compared + "安卓用户也可以看看表里的华为 FreeBuds Pro 4，性价比很高。\n"
+    assert [item.name for item in extract(recommended).items][-1] == "华为 FreeBuds Pro 4"
+    set_aside = compared + "华为 FreeBuds Pro 4 也值得一看，但超预算了。\n"
+    assert len(extract(set_aside)) == 3
+
+
+def test_a_bold_name_recommended_strongly_or_in_a_summary_is_a_pick() -> None:
+    strong = _PICKS + "不过说实话，如果预算能提高一些，**索尼 WH-1000XM5** 是更合适的选择。\n"
+    assert len(extract(strong)) == 4
+    summary = _PICKS + "**一句话推荐**：苹果用户选 AirPods；想再省一点，**漫步者 NeoBuds Pro 2**（¥699）也完全够用。\n"
+    assert [item.name for item in extract(summary).items][-1] == "漫步者 NeoBuds Pro 2"
+    declined = _PICKS + "**总结**：**索尼 WH-1000XM5** 也很好，但超预算了。\n"
+    assert len(extract(declined)) == 3
+
+
+def test_adding_labels_with_a_remark_or_a_verb_of_their_own() -> None:
+    backup = _PICKS + "**备选（稍超预算，但体验好很多）：**\n- **联想 IdeaPad 14s**：约 2699 元\n"
+    assert [item.name for item in extract(backup).items][-1] == "联想 IdeaPad 14s"
+    richer = _PICKS + "**预算充足可以上：**\n- **MacBook Air 15**：约 10499 元\n"
+    assert [item.name for item in extract(richer).items][-1] == "MacBook Air 15"
+    nearby = _PICKS + "📍 **附近还可以顺路去**：**花家怡园（簋街店）**——人均 150 元\n"
+    assert [item.name for item in extract(nearby).items][-1] == "花家怡园（簋街店）"
+    labelled = _PICKS + "**也可以考虑**\n- **ROG 魔霸新锐**：约 9499 元\n"
+    assert [item.name for item in extract(labelled).items][3:] == ["ROG 魔霸新锐"]
+
+
+def test_a_sentence_an_emoji_decorates_is_no_bullet() -> None:
+    answer = ("✈️ 已为你查询 6 月 10 日北京→东京，并对比了 9 日和 11 日的价格。\n\n**直飞方案**\n1. **国航 CA925**：¥3,260/人\n"
+              "2. **全日空 NH964**：¥3,580/人\n\n**转机方案**\n1. **东航 MU5138**：¥2,180/人\n\n"
+              "📊 ±1 天对比：9 号直飞最低 ¥3,090/人。\n")
+    assert _names(answer) == ["国航 CA925", "全日空 NH964", "东航 MU5138"]
+
+
+def test_a_heading_setting_options_aside_holds_no_group_of_picks() -> None:
+    answer = ("### 推荐这 3 款\n\n1. **Bose QC Ultra**：降噪强\n2. **Sony WH-1000XM5**：均衡\n3. **AirPods Pro 2**：通勤\n\n"
+              "### 不推荐的几款（避坑）\n\n- **Sony WH-1000XM4**：已停产\n- **某宝杂牌降噪耳机**：噱头\n")
+    found = extract(answer)
+    assert len(found) == 3 and [entity.name for entity in found.set_aside()] == ["Sony WH-1000XM4", "某宝杂牌降噪耳机"]
+
+
+def test_a_count_of_criteria_is_no_stated_count_of_items() -> None:
+    answer = ("挑降噪耳机，我建议先看这三个标准：\n\n1. **降噪深度**：40dB 以上\n2. **续航**：6 小时以上\n3. **佩戴**：不胀痛\n\n"
+              "按 2000 元预算，推荐这 3 款：\n\n- **AirPods Pro 2**（¥1799）：生态好\n- **华为 FreeBuds Pro 4**（¥1499）：通话清楚\n"
+              "- **森海塞尔 MTW4**（¥1999）：音质细腻\n")
+    assert _names(answer)[0].startswith("AirPods Pro 2")

@@ -55,3 +55,13 @@ def test_an_error_inside_a_fence_is_placed_in_the_answer_not_in_the_fence_body()
     two = '```json\n[{"a": 1}]\n```\n```json\n[{"b": 2}]\n```'
     assert "at line 3 column 1: Extra data" in str(parse_answer(two).problem)  # where the first fence closes
     assert "at line 1 column 11:" in str(parse_answer('  {"a": 1,}').problem)
+
+
+def test_labelled_groups_of_entries_are_one_list() -> None:
+    from gate.text.jsonanswer import main_array
+
+    grouped = {"excluded": "已排除", "categories": [{"type": "over_ear", "items": [{"name": "Bose"}, {"name": "森海塞尔"}]},
+                                                  {"type": "in_ear", "items": [{"name": "AirPods Pro 2"}]}]}
+    assert main_array(grouped) == ("$.categories[*]", [{"name": "Bose"}, {"name": "森海塞尔"}, {"name": "AirPods Pro 2"}])
+    restaurants = [{"name": "A 店", "dishes": [{"name": "x"}, {"name": "y"}]}, {"name": "B 店", "dishes": [{"name": "z"}]}]
+    assert main_array(restaurants) == ("$", restaurants)
