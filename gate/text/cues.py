@@ -129,16 +129,23 @@ def criteria_lead(text: str) -> bool:
     return _CRITERIA_LEAD_RE.search(text) is not None
 
 
+_REMARK_RE = re.compile(r"[（(][^）)\n]{0,40}[）)]")
+_RECOMMENDS_BEFORE_RE = re.compile(r"(?<![不再没别])(?:推荐|主推|首推|精选)")
+
+
 def excluded_lead(text: str) -> bool:
-    """True when ``text`` sets the items after it aside ("以下几款已排除：" "有几款考虑过，但没有放进主推：")."""
-    return _EXCLUDED_LEAD_RE.search(text) is not None
+    """True when ``text`` sets the items after it aside ("以下几款已排除：" "有几款考虑过，但没有放进主推："),
+    not when it recommends them and restates what it left out ("主推 5 款（已排除小米）")."""
+    text = _REMARK_RE.sub("", text)
+    found = _EXCLUDED_LEAD_RE.search(text)
+    return found is not None and _RECOMMENDS_BEFORE_RE.search(text, 0, found.start()) is None
 
 
 def notes_lead(text: str) -> bool:
     """True when ``text``, the line right before a list, introduces notes, advice, criteria, a
     checklist or exclusions rather than the recommendations ("买之前可以留意这几点：" "下面这 3 款
     超出了 8000 元，已经帮您去掉："), whether a label or a sentence."""
-    if notes_label(text) or _EXCLUDED_LEAD_RE.search(text):
+    if notes_label(text) or excluded_lead(text):
         return True
     recommending = _RECOMMENDING_LEAD_RE.search(text) is not None or stated_count(text) is not None
     return _NOTES_LEAD_RE.search(text) is not None and not recommending
@@ -147,7 +154,7 @@ def notes_lead(text: str) -> bool:
 def stated_count(text: str) -> int | None:
     """The number of items a recommending lead-in announces ("推荐这 3 款" "以下 5 家"), or None —
     not the number of criteria ("先看这三个标准")."""
-    if _EXCLUDED_LEAD_RE.search(text) or criteria_lead(text):
+    if excluded_lead(text) or criteria_lead(text):
         return None
     match = _STATED_COUNT_RE.search(text)
     return to_int(match.group("n")) if match else None

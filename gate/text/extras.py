@@ -86,10 +86,18 @@ def _passage_item(name: str, text: str, line: int) -> Item:
                 prices=tuple(find_prices(body)), named=True)
 
 
+# A short label naming other picks anywhere in it ("### 💰 预算再低一点的平替", "升级之选").
+_OTHER_PICKS_LABEL_RE = re.compile(r"^[^，,。；;！!？?\n]{0,16}(?:平替|备选|候补|替代|进阶|升级)[^，,。；;！!？?\n]{0,6}$")
+
+
 def _adds(text: str) -> bool:
-    """A passage that opens by adding a recommendation and recommends in it."""
+    """A passage that opens by adding a recommendation and recommends in it, or a label of other picks."""
     first = text.lstrip()
-    if CLOSING_RE.match(first) or _ADDING_RE.match(first) is None:
+    if CLOSING_RE.match(first):
+        return False
+    if _OTHER_PICKS_LABEL_RE.match(first.split("\n", 1)[0].strip(" #*_：:")) is not None:
+        return True
+    if _ADDING_RE.match(first) is None:
         return False
     return _LABEL_RE.match(first.split("\n", 1)[0]) is not None or _RECOMMENDS_RE.search(first) is not None
 
@@ -147,6 +155,8 @@ def _recommended_in_prose(raw: str, text: str, line: int, mentioned: Sequence[It
     for clause in _CLAUSE_RE.finditer(raw):
         words = clause.group()
         for name in kept_bold(words):
+            if _SUMMARY_LABEL_RE.match(f"{name}："):
+                continue  # the label itself
             rest = words[words.find(name) + len(name):]
             if (labelled or _STRONG_RE.search(rest)) and not _SETS_ASIDE_RE.search(rest):
                 found.append(_passage_item(name, text, line))

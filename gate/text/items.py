@@ -20,10 +20,20 @@ recommendation is the heading or bold line before its attributes, else the prose
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
-from gate.text.cues import attribute, criteria_lead, day, notes_label, notes_lead, stated_count, strip_marker
+from gate.text.cues import (
+    BOLD_LEAD_RE,
+    SECTION_LABEL_RE,
+    attribute,
+    criteria_lead,
+    day,
+    notes_label,
+    notes_lead,
+    stated_count,
+    strip_marker,
+)
 from gate.text.entities import read as read_entities
 from gate.text.entities import recommended
 from gate.text.extras import extra_items
@@ -124,9 +134,26 @@ def _from_runs(runs: list[Run], lists: list[ListBlock]) -> tuple[list[tuple[Item
     return found, owners
 
 
+def _labels_of_tables(run: Run, tables: list[Block]) -> bool:
+    """Every section of ``run`` holds a table of named entries, not of one item's attributes
+    ("### 📱 主推 5 款" then a table of phones): the headings label the tables, whose rows are the items."""
+    held: dict[int, list[Block]] = {}
+    first = bisect_left(tables, run.line, key=lambda t: t.line)  # tables are in line order
+    for table in tables[first : bisect_right(tables, run.end, key=lambda t: t.line)]:
+        entry = run.owner(table.line)
+        if entry is not None and table.line > entry.line and len(table.cells) > 2:
+            held.setdefault(entry.line, []).append(table)
+    return len(held) == len(run.entries) and not any(
+        all(attribute(row[0]) for row in table.cells[1:] if row) for found in held.values() for table in found)
+
+
 def _candidates(doc: MarkdownDoc, runs: list[Run]) -> list[ItemList]:
     lists = doc.lists()
     found, owners = _from_runs(runs, lists)
+    all_tables = doc.tables()
+    labels = [run for run in owners if _labels_of_tables(run, all_tables)]
+    owners = [run for run in owners if run not in labels]
+    found = [(candidate, source) for candidate, source in found if source not in labels]
 
     # Two runs over the same labels (bold and emoji-led: "**🚇 适合通勤：**") may both group the lists
     # below them: a run is no owner of the candidate it yields itself.
@@ -144,7 +171,7 @@ def _candidates(doc: MarkdownDoc, runs: list[Run]) -> list[ItemList]:
     candidates += [_list_candidate([b]) for b in lists if not inside(b.line)]
     candidates += _fenced_arrays(doc)
     names = {fold(item.name) for c in candidates for item in c.items}
-    tables = [from_table(t, names) for t in doc.tables() if len(t.cells) > 1 and not inside(t.line)]
+    tables = [from_table(t, names) for t in all_tables if len(t.cells) > 1 and not inside(t.line)]
     return sorted((_without_trailing_notes(c) for c in candidates + tables), key=lambda c: c.line)
 
 
@@ -193,6 +220,18 @@ def _attributes_only(candidate: ItemList) -> bool:
             and not all(day(item.name) for item in items))
 
 
+def _clauses_of_a_named_lead(candidate: ItemList, all_units: list[Unit]) -> bool:
+    """Unnamed clauses ("1.09kg，碳纤维机身") right under a bold line that is only a name ("**联想
+    ThinkPad X1 Carbon Gen 12**"): one item described, not items."""
+    lead = _lead(all_units, candidate.line)
+    if not lead or not candidate.items or any(item.named for item in candidate.items):
+        return False
+    head = lead[0].raw.strip()
+    bold = BOLD_LEAD_RE.match(head)
+    return (bold is not None and bold.end() == len(head) and not notes_label(bold.group("bold"))
+            and not SECTION_LABEL_RE.search(bold.group("bold")) and re.search(r"[，,。：:]", bold.group("bold")) is None)
+
+
 def _stated(candidates: list[ItemList], all_units: list[Unit]) -> ItemList | None:
     """The candidate right after a lead-in announcing its count ("推荐这 3 款：" then 3 entries),
     whatever larger list follows (must-order dishes, a packing list)."""
@@ -213,7 +252,7 @@ def _single(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList])
     the rest of its paragraph is the one."""
     for candidate in candidates:
         lead = _lead(all_units, candidate.line)
-        if lead and not notes_label(lead[0].text):
+        if lead and not notes_lead(lead[0].text):
             head = _RECOMMEND_LABEL_RE.sub("", strip_marker(lead[0].text)).strip()
             body = "\n".join(item.text for item in candidate.items)
             bold = head if lead[0].kind == "heading" else None
@@ -391,7 +430,7 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     hand = tuple(
         (r.line, r.kind) for r in runs if r.lines_only and r.kind in ("numbered", "bullets") and not r.outline
     )
-    described = [c for c in candidates if not _attributes_only(c)]
+    described = [c for c in candidates if not _attributes_only(c) and not _clauses_of_a_named_lead(c, all_units)]
     main = [c for c in described if c.items and not _notes(all_units, c.line) and not _questions(c)]
     if not main and len(described) == len(candidates):  # only notes: read them, unless one item is described
         main = [c for c in described if not _questions(c) and not _criteria(all_units, c.line)]

@@ -1,8 +1,10 @@
 """Prices stated in an answer: 5499 元, ¥5,499, 约 5.5k, 1.2 万, 1万2, 两千元, 五六百元, 人均 280,
 2999-3999 元 (upper end), 300 多元 / 1500+ 元 / 两千出头 (just above the number).
 
-A price in a clause about what things usually cost ("商务宴请一般人均 500 元以上") or in advice on the
-budget ("建议把预算提高到人均 500 元左右") is not a price of what the answer recommends, and is left out.
+A price in a clause about what things usually cost ("商务宴请一般人均 500 元以上"), in advice on the
+budget ("建议把预算提高到人均 500 元左右") or of another product named after it beside the item's own
+("约 349 元，效果只有 1899 元的 AirPods Pro 2 的六七成") is not a price of what the answer recommends,
+and is left out.
 
 Only yuan count: an amount in dollars, yen or euros ($149, 999 美元) is not a yuan price.
 """
@@ -137,6 +139,8 @@ _OWN_RE = re.compile(r"这家|该店|本店|它家|这里|这款|该款|它的|�
 # Advice on the budget is not a price either: "建议把预算提高到人均 500 元左右", "如果预算能到人均 500".
 _BUDGET_ADVICE_RE = re.compile(r"(?:提高|提升|增加|放宽|上调|调高|加)(?:到|至)|预算[^。；;\n]{0,8}?(?:能|可以|允许)?(?:到|至)"
                                r"|(?:如果|假如|若|要是)[^。；;\n]{0,4}?(?:预算|人均)")
+# The price of another product the item is compared with: "只有 1899 元的 AirPods Pro 2 的六七成".
+_OTHER_PRODUCT_AFTER_RE = re.compile(r"\s*(?:左右|上下)?\s*的\s*[A-Za-z]")
 _CLAUSE_END_RE = re.compile(r"[。；;!！?？\n、,]")
 _CLAUSE_WINDOW = 40
 
@@ -234,5 +238,8 @@ def find_prices(text: str, *, bare_number_is_price: bool = False) -> list[Price]
         candidate.launch = _LAUNCH_BEFORE_RE.search(text[max(0, candidate.match.start() - 8) : candidate.match.start()]) is not None
         candidate.general = _general(text, candidate.match.start())
     money = [c for c in candidates if c.money and not c.general]
+    # Another product's price is left out beside the item's own — alone it is the item's ("1299 元的 Bose 平替").
+    own = [c for c in money if _OTHER_PRODUCT_AFTER_RE.match(text, c.match.end()) is None]
+    money = own or money
     current = [c for c in money if not c.launch]
     return [Price(c.value, c.text) for c in (current or money)]

@@ -134,3 +134,28 @@ def test_a_count_of_criteria_is_no_stated_count_of_items() -> None:
               "按 2000 元预算，推荐这 3 款：\n\n- **AirPods Pro 2**（¥1799）：生态好\n- **华为 FreeBuds Pro 4**（¥1499）：通话清楚\n"
               "- **森海塞尔 MTW4**（¥1999）：音质细腻\n")
     assert _names(answer)[0].startswith("AirPods Pro 2")
+
+
+def test_headings_that_label_tables_of_picks_leave_the_rows_the_items() -> None:
+    answer = ("### 📱 主推 3 款（3000 元以内，已排除小米）\n\n| 机型 | 价格 |\n|---|---|\n| 一加 Ace 5 | ¥2299 |\n"
+              "| iQOO Neo10 | ¥2399 |\n| 荣耀 GT | ¥2199 |\n\n### 💰 预算再低一点的平替\n\n| 机型 | 价格 |\n|---|---|\n"
+              "| 荣耀 X60 | ¥1199 |\n| 真我 13 | ¥1299 |\n")
+    assert _names(answer) == ["一加 Ace 5", "iQOO Neo10", "荣耀 GT", "荣耀 X60", "真我 13"]
+    specs = ("### 1. Bose QC Ultra\n\n| 参数 | 值 |\n|---|---|\n| 价格 | 2999 元 |\n| 续航 | 24 小时 |\n\n"
+             "### 2. AirPods Pro 2\n\n| 参数 | 值 |\n|---|---|\n| 价格 | 1899 元 |\n| 续航 | 6 小时 |\n")
+    assert _names(specs) == ["Bose QC Ultra", "AirPods Pro 2"]
+
+
+def test_a_lead_that_recommends_and_restates_an_exclusion_still_recommends() -> None:
+    from gate.text.cues import excluded_lead
+
+    assert not excluded_lead("### 📱 主推 5 款（3000 元以内，已排除小米）")
+    assert not excluded_lead("为您推荐 3 款，已排除超预算的：")
+    assert excluded_lead("以下 3 款不推荐：") and excluded_lead("下面这 3 款超出了预算，已经帮您去掉：")
+
+
+def test_one_pick_described_by_clauses_after_a_criteria_list_is_one_item() -> None:
+    answer = ("为了推荐得更准，我先按常见需求列了一个清单：\n\n1. 主要用途：办公\n2. 预算：8000 元左右\n3. 重量：1.3kg 以内\n\n"
+              "满足这些条件、综合表现最好的是：\n\n**联想 ThinkPad X1 Carbon Gen 12**\n- 1.09kg，碳纤维机身\n- 续航约 12 小时\n\n"
+              "**一句话推荐**：就选 ThinkPad X1 Carbon，闭眼入不踩坑。\n")
+    assert _names(answer) == ["联想 ThinkPad X1 Carbon Gen 12"]

@@ -27,6 +27,9 @@ from gate.text.prices import find_prices
         ("约 200 元/人", [200]),
         ("券后 2999 元", [2999]),
         ("原价 6999 元，立省 500 元，到手价 6499 元", [6499]),
+        # another product's price beside the item's own is the other's; alone it is the item's
+        ("约 349 元，降噪效果大概只有 1899 元的 AirPods Pro 2 的六七成", [349]),
+        ("¥1,299 的 Bose 平替", [1299]),
         ("首发价 3999 元，现降价 500 元", [3999]),
         ("直降 500 元，现价 5999 元", [5999]),
         ("比上代贵 500 元", []),
