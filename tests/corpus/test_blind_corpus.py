@@ -42,7 +42,8 @@ def _params() -> list[Any]:
 @pytest.mark.parametrize("entry", _params())
 def test_the_rules_give_the_blind_label(entry: dict[str, Any]) -> None:
     case = CASES[entry["case"]]
-    trajectory = Trajectory(case_id=case.id, group=entry.get("group", "A"), run=0, final_answer=entry["answer"])
+    trajectory = Trajectory(case_id=case.id, group=entry.get("group", "A"), run=0, final_answer=entry["answer"],
+                            tool_calls=entry.get("tool_calls", []))
     verdict = evaluate(case, trajectory)
     got = {c.id: c.status.value for c in verdict.constraints if c.id in entry["expect"]}
     assert got == entry["expect"], f"{entry['pattern']}: {entry.get('why', '')}\n" + "\n".join(
