@@ -23,6 +23,7 @@ from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAIL
 from gate.evaluate import evaluate
 from gate.interrupts import StopRequests, stop_requests
 from gate.loader import CaseSet, load_cases
+from gate.readings import Readings
 from gate.report.model import GateReport
 from gate.shard import select_shard
 from gate.trajectory import Trajectory
@@ -81,22 +82,23 @@ def identity(config: GateConfig) -> dict[str, Any]:
 
 
 def judge(cases: dict[str, Case], trajectories: list[Trajectory], budget_s: float | None = DEFAULT_BUDGET_S,
-          stops: StopRequests | None = None) -> list[RunVerdict]:
+          stops: StopRequests | None = None, readings: Readings | None = None) -> list[RunVerdict]:
     """Each trajectory's verdict, each within the judging budget; a stop request ends the loop
-    between trajectories (the verdicts so far are returned)."""
+    between trajectories (the verdicts so far are returned). ``readings`` keeps the consistency
+    fields of the runs judged."""
     verdicts = []
     for trajectory in trajectories:
         if stops is not None and stops.requested:
             break
-        verdicts.append(evaluate(cases[trajectory.case_id], trajectory, budget_s=budget_s))
+        verdicts.append(evaluate(cases[trajectory.case_id], trajectory, budget_s=budget_s, readings=readings))
     return verdicts
 
 
-def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory],
-                     confidence: float | None = None, budget_s: float | None = DEFAULT_BUDGET_S) -> dict[str, Any] | None:
+def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory], confidence: float | None = None,
+                     budget_s: float | None = DEFAULT_BUDGET_S, readings: Readings | None = None) -> dict[str, Any] | None:
     from gate.consistency import compute_all
 
-    report = compute_all(cases, trajectories, confidence=confidence, budget_s=budget_s)
+    report = compute_all(cases, trajectories, confidence=confidence, budget_s=budget_s, readings=readings)
     data = report.as_json()
     return data if data.get("cases") else None
 
@@ -118,13 +120,15 @@ def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline |
 def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[Trajectory], *,
                  base: baseline_mod.Baseline | None, interrupted: bool = False,
                  verdicts: list[RunVerdict] | None = None, notes: list[policy.Finding] | None = None,
-                 stops: StopRequests | None = None) -> GateReport:
-    """Judge trajectories and apply the policy: the whole gate short of running the agent."""
+                 stops: StopRequests | None = None, readings: Readings | None = None) -> GateReport:
+    """Judge trajectories and apply the policy: the whole gate short of running the agent.
+    ``readings``: the consistency fields of runs already judged (as ``verdicts`` were)."""
     from gate import decision, outage, regressions
 
     config = settings.config
     decisions_cfg = config.decision
-    verdicts = judge(case_set.cases, trajectories, config.judging.budget_s, stops) if verdicts is None else verdicts
+    readings = Readings() if readings is None else readings
+    verdicts = judge(case_set.cases, trajectories, config.judging.budget_s, stops, readings) if verdicts is None else verdicts
     computed = metrics_mod.compute(case_set.cases, verdicts)
     comparison = baseline_mod.compare(base, computed, case_set.digest, identity(config))
     findings: list[policy.Finding] = []
@@ -132,7 +136,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     # Consistency is measured over the planned repeats: confirm reruns only weigh a regression.
     planned = [t for t in trajectories if t.run < (config.repeats or case_set.cases[t.case_id].repeats)]
     evidence = 1 - decisions_cfg.alpha if decisions_cfg.mode == "confidence" else None
-    consistency = consistency_json(case_set.cases, planned, evidence, config.judging.budget_s)
+    consistency = consistency_json(case_set.cases, planned, evidence, config.judging.budget_s, readings)
     interrupted = interrupted or (stops is not None and stops.requested)  # a stop while judging or measuring
     if partial:
         findings.append(policy.Finding(level=policy.Level.INFO, rule="shard",
@@ -240,14 +244,16 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     jobs = plan(selected, config.groups, config.repeats)
     started = time.monotonic()
     with stop_requests() as stops:  # a stop after the agent calls still ends with every report
-        outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s))
+        readings = Readings()
+        outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
+                           judge=judge_for(case_set, config.judging.budget_s, readings))
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops)
         from gate.semantic.gating import settled_verdicts
 
         verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews)
         interrupted = interrupted or judge_stopped
         report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
-                              notes=notes, stops=stops)
+                              notes=notes, stops=stops, readings=readings)
         report = dataclasses.replace(report, wall_s=time.monotonic() - started, cached=cached)
         paths = write_reports(report, settings.out_dir, trajectories)
     return report, paths

@@ -19,14 +19,17 @@ from gate.evaluate import evaluate
 from gate.interrupts import StopRequests
 from gate.jobs import Job
 from gate.loader import CaseSet
+from gate.readings import Readings
 from gate.runner import RunOutcome, run_jobs
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
 
 
-def judge_for(case_set: CaseSet, budget_s: float | None) -> Callable[[Trajectory], RunVerdict]:
-    """Judge each answer as it arrives (for the progress line), once, within the judging budget."""
-    return lambda t: evaluate(case_set.cases[t.case_id], t, budget_s=budget_s)
+def judge_for(case_set: CaseSet, budget_s: float | None,
+              readings: Readings | None = None) -> Callable[[Trajectory], RunVerdict]:
+    """Judge each answer as it arrives (for the progress line), once, within the judging budget;
+    ``readings`` keeps the consistency fields read from the same parse."""
+    return lambda t: evaluate(case_set.cases[t.case_id], t, budget_s=budget_s, readings=readings)
 
 
 def judged(case_set: CaseSet, outcome: RunOutcome, budget_s: float | None) -> list[RunVerdict]:

@@ -9,18 +9,17 @@ The skill stability gain is B − A. Pure functions over frozen models: no I/O, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from functools import partial
 from itertools import pairwise
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from gate.budget import DEFAULT_BUDGET_S, BudgetExceeded, enforced
+from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case, Consistency, ConsistencyBounds
-from gate.consistency_fields import ConsistencyField, extract, extract_from, mode, mode_frequency
+from gate.consistency_fields import ConsistencyField, extract, mode, mode_frequency
 
 __all__ = ["ConsistencyReport", "case_consistency", "compute_all", "degradation_curve", "extract", "mode_frequency"]
-from gate.subject import Subject
+from gate.readings import Readings
 from gate.trajectory import Group, Trajectory
 
 Level = Literal["pass", "warn", "fail"]
@@ -100,30 +99,11 @@ def _difference(x: float, nx: int, y: float, ny: int, confidence: float) -> tupl
     return newcombe_interval(x, nx, y, ny, confidence)
 
 
-_ERRORED = "<agent error>"
-_UNREAD = "<judging budget exceeded>"
-
-
-def _values(settings: Consistency, subject: Subject | None, budget_s: float | None) -> list[str]:
-    """One run's key fields, read within the judging budget (a field it cannot afford is its own value)."""
-    if subject is None:
-        return [_ERRORED] * len(settings.fields)
-    values = []
-    with enforced(budget_s) as budget:
-        for name in settings.fields:
-            try:
-                values.append(budget.run(partial(extract_from, name, subject)))
-            except BudgetExceeded:
-                values.append(_UNREAD)
-    return values
-
-
 def _group(settings: Consistency, group: Group, runs: list[Trajectory], confidence: float | None,
-           budget_s: float | None) -> GroupConsistency:
+           budget_s: float | None, readings: Readings) -> GroupConsistency:
     ordered = sorted(runs, key=lambda t: t.run)
-    subjects = [Subject(t) if t.error is None else None for t in ordered]
-    good = [s for s in subjects if s is not None]
-    per_run = [_values(settings, s, budget_s) for s in subjects]
+    good = [t for t in ordered if t.error is None]
+    per_run = [readings.of(settings, t, budget_s) for t in ordered]
     fields = []
     for index, name in enumerate(settings.fields):
         # An errored run is an output too (mode frequency over all outputs): it counts as its own value.
@@ -146,12 +126,13 @@ def _group(settings: Consistency, group: Group, runs: list[Trajectory], confiden
 
 
 def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence: float | None = None,
-                     budget_s: float | None = DEFAULT_BUDGET_S) -> CaseConsistency:
+                     budget_s: float | None = DEFAULT_BUDGET_S, readings: Readings | None = None) -> CaseConsistency:
     """Consistency of ``case`` over its recorded runs (other cases' runs are ignored).
 
     ``confidence``: decide the fail lines on evidence (intervals at that level) instead of the
-    observed values alone.
+    observed values alone. ``readings``: the runs' fields as read while they were judged.
     """
+    readings = Readings() if readings is None else readings
     settings = case.consistency
     if settings is None:
         raise ValueError(f"case {case.id} declares no consistency fields")
@@ -159,7 +140,7 @@ def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence:
     for trajectory in trajectories:
         if trajectory.case_id == case.id:
             by_group.setdefault(trajectory.group, []).append(trajectory)
-    groups = {g: _group(settings, g, runs, confidence, budget_s) for g, runs in sorted(by_group.items())}
+    groups = {g: _group(settings, g, runs, confidence, budget_s, readings) for g, runs in sorted(by_group.items())}
     a = groups["A"].overall if "A" in groups else None
     b = groups["B"].overall if "B" in groups else None
     gain = round(b - a, _DP) if a is not None and b is not None else None
@@ -363,15 +344,16 @@ def _curve_json(curve: DegradationCurve) -> dict[str, object]:
 
 def compute_all(
     cases: Mapping[str, Case], trajectories: Iterable[Trajectory], policy: CurvePolicy | None = None,
-    confidence: float | None = None, budget_s: float | None = DEFAULT_BUDGET_S,
+    confidence: float | None = None, budget_s: float | None = DEFAULT_BUDGET_S, readings: Readings | None = None,
 ) -> ConsistencyReport:
     """Consistency of each case with ``consistency`` settings that has runs, and each curve;
-    with ``confidence``, the lines are decided on the evidence of the runs."""
+    with ``confidence``, the lines are decided on the evidence of the runs; ``readings``: the runs'
+    fields as read while they were judged."""
     runs: dict[str, list[Trajectory]] = {}
     for trajectory in trajectories:
         runs.setdefault(trajectory.case_id, []).append(trajectory)
     per_case = {
-        case_id: case_consistency(case, runs[case_id], confidence, budget_s)
+        case_id: case_consistency(case, runs[case_id], confidence, budget_s, readings)
         for case_id, case in sorted(cases.items())
         if case.consistency is not None and case_id in runs
     }

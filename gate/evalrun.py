@@ -13,6 +13,7 @@ from gate.check import consistency_json, judge
 from gate.errors import EXIT_INTERRUPTED
 from gate.interrupts import stop_requests
 from gate.loader import load_cases
+from gate.readings import Readings
 from gate.records import read_trajectories
 from gate.report.table import verdict_table
 from gate.results import results_document
@@ -31,14 +32,15 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
     for warning in reviews.stale(case_set.cases):
         click.echo(f"gate: warning: {warning}", err=True)
     with stop_requests() as stops:
-        verdicts = judge(case_set.cases, records, budget_s, stops)
+        readings = Readings()
+        verdicts = judge(case_set.cases, records, budget_s, stops, readings)
         judged = records[: len(verdicts)]
         verdicts = apply_reviews(verdicts, judged, reviews)
         computed = metrics_mod.compute(case_set.cases, verdicts)
         click.echo(verdict_table(verdicts))
         interrupted = stops.requested
         if json_out:
-            extra: dict[str, object] = {"consistency": consistency_json(case_set.cases, judged, budget_s=budget_s)}
+            extra: dict[str, object] = {"consistency": consistency_json(case_set.cases, judged, budget_s=budget_s, readings=readings)}
             if interrupted:
                 extra["interrupted"] = True
             document = results_document(

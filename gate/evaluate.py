@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from gate.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
+from gate.readings import Readings
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, Outcome, RunVerdict, Status, combine
@@ -76,10 +77,11 @@ def _within(budget: Budget, constraint: Constraint, subject: Subject, rubrics: R
 
 
 def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEFAULT_BUDGET_S,
-             rubrics: Rubrics | None = None) -> RunVerdict:
+             rubrics: Rubrics | None = None, readings: Readings | None = None) -> RunVerdict:
     """The verdict on one run: error if the agent call failed, else from its constraints, all
     judged within ``budget_s`` seconds (a constraint still running then is recorded as an error).
-    ``rubrics``: the semantic tier's outcomes of rubric constraints, which then count like rules."""
+    ``rubrics``: the semantic tier's outcomes of rubric constraints, which then count like rules.
+    ``readings``: where to keep the run's consistency fields, read from the same parsed answer."""
     base = {"case_id": trajectory.case_id, "group": trajectory.group, "run": trajectory.run,
             "metadata": dict(trajectory.metadata)}
     if trajectory.error is not None:
@@ -95,4 +97,6 @@ def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEF
                 id=constraint.id or constraint.label, check=constraint.label, status=outcome.status,
                 detail=outcome.detail, evidence=outcome.evidence,
             ))
+    if readings is not None:
+        readings.keep(case, subject, budget_s)
     return RunVerdict(**base, status=combine([v.status for v in verdicts]), constraints=tuple(verdicts))

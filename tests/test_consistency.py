@@ -379,3 +379,23 @@ def test_a_missing_b_gain_fails_only_when_the_runs_show_it() -> None:
     per_case = {cid: measured(cid, x, y) for cid, x, y in zip(CD_CASES, [1.0, 0.8, 0.8], [1.0, 0.8, 0.8], strict=True)}
     assert degradation_curve(CURVE, CD_CASES, per_case).status == "fail"
     assert degradation_curve(CURVE, CD_CASES, per_case, confidence=0.95).status == "warn"
+
+
+def test_fields_read_while_judging_are_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The consistency pass reads each run's fields from the parse its checkers made, once."""
+    from gate import readings as readings_mod
+    from gate.check import consistency_json, judge
+    from gate.loader import load_cases
+
+    cases = load_cases(Path(__file__).resolve().parents[1] / "cases").cases
+    case = next(c for c in cases.values() if c.consistency is not None)
+    runs = [Trajectory(case_id=case.id, group="A", run=run, final_answer=f"1. 甲\n2. 乙\n3. 丙{run % 2}") for run in range(4)]
+    calls: list[str] = []
+    real = readings_mod.read_fields
+    monkeypatch.setattr(readings_mod, "read_fields", lambda *args: calls.append("read") or real(*args))
+    kept = readings_mod.Readings()
+    judge(cases, runs, None, None, kept)
+    shared = consistency_json(cases, runs, readings=kept)
+    assert len(calls) == len(runs)
+    assert shared is not None and shared == consistency_json(cases, runs)
+    assert len(calls) == 2 * len(runs)  # read anew without them

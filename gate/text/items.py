@@ -290,7 +290,7 @@ def _referring(doc: MarkdownDoc, block: Block) -> list[str]:
 
 # A bold span that reads as a product or place name: Latin letters or digits in it (AirPods Pro 2),
 # or a shop or place ending (…店, …馆, …寺, …梯田). Bold advice ("**一定要**提前订") is not one.
-_NAMELIKE_RE = re.compile(r"[A-Za-z0-9]|(?:店|馆|楼|斋|居|坊|轩|阁|酒店|餐厅|饭庄|寺|宫|庙|园|山|湖|岛|海滩|梯田|崖|塔|街|"
+_NAMELIKE_RE = re.compile(r"[A-Za-z0-9]|^《|(?:店|馆|楼|斋|居|坊|轩|阁|酒店|餐厅|饭庄|寺|宫|庙|园|山|湖|岛|海滩|梯田|崖|塔|街|"
                           r"古镇|博物馆|公园)(?:（[^）]{1,12}）)?$")
 
 
@@ -322,14 +322,14 @@ def _ordinal_paragraphs(doc: MarkdownDoc) -> ItemList | None:
 
 
 def _prose_names(doc: MarkdownDoc) -> list[tuple[Block, str]]:
-    """The bold names the prose recommends, in order: not set aside by their clause, not notes
-    labels or attributes."""
+    """The bold names and 《titles》 the prose recommends, in order: not set aside by their clause,
+    not notes labels or attributes."""
     found = []
     for block in doc.flow:
         if block.kind != "paragraph":
             continue
         raw = "\n".join(doc.lines[block.line - 1 : block.end_line])
-        found += [(block, name) for name in kept_bold(raw) if not notes_label(name) and not attribute(name)]
+        found += [(block, name) for name in kept_bold(raw, titles=True) if not notes_label(name) and not attribute(name)]
     return found
 
 

@@ -83,12 +83,22 @@ _BOLD_SPAN_RE = re.compile(r"(\*\*|__)(?P<bold>[^*_\n]+?)\1")
 # A bold span its clause sets aside ("我不推荐**苹果**" "除了**火锅**") is no recommendation.
 _SET_ASIDE_RE = re.compile(r"不|别|避|排除|除了|没")
 _CLAUSE_WINDOW = 40  # how far back a set-aside word is looked for: a clause, not the paragraph
+_SPANS = 50  # bold spans a title is tested against: bounded, so a hostile paragraph stays linear
 
 
-def kept_bold(raw: str) -> list[str]:
-    """The bold spans of Markdown ``raw``, in order, that their clause does not set aside."""
+_TITLE_RE = re.compile(r"(?P<bold>《[^》\n]{1,40}》)")  # a book or film named by its title marks
+
+
+def kept_bold(raw: str, *, titles: bool = False) -> list[str]:
+    """The bold spans of Markdown ``raw`` (with ``titles``, and the 《titles》 outside them), in
+    order, that their clause does not set aside."""
+    matches = list(_BOLD_SPAN_RE.finditer(raw))
+    if titles:
+        spans = [(m.start(), m.end()) for m in matches]
+        matches += [m for m in _TITLE_RE.finditer(raw) if not any(a <= m.start() < b for a, b in spans[:_SPANS])]
+        matches.sort(key=lambda m: m.start())
     found = []
-    for match in _BOLD_SPAN_RE.finditer(raw):
+    for match in matches:
         clause = re.split(r"[，,。；;！!？?\n]", raw[max(0, match.start() - _CLAUSE_WINDOW):match.start()])[-1]
         name = match.group("bold").strip()
         if name and _SET_ASIDE_RE.search(clause) is None:
