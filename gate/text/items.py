@@ -100,11 +100,17 @@ def _notes(all_units: list[Unit], line: int) -> bool:
     return any(notes_label(u.text) for u in lead) or (bool(lead) and notes_lead(lead[0].text))
 
 
+# A comment line models put in a JSON fence ("// 已排除索尼"): invalid JSON, but the array is still read.
+_COMMENT_LINE_RE = re.compile(r"^[ \t]*//[^\n]*\n?", re.MULTILINE)
+
+
 def _fenced_arrays(doc: MarkdownDoc) -> list[ItemList]:
     found = []
     for block in doc.blocks:
         if block.kind == "code" and block.info.startswith("json"):
             fenced = parse_answer(block.text)
+            if not fenced.ok:
+                fenced = parse_answer(_COMMENT_LINE_RE.sub("", block.text))
             array = main_array(fenced.value) if fenced.ok else None
             if array is not None:
                 found.append(ItemList("json", tuple(json_items(array[1])), block.line))
@@ -228,8 +234,19 @@ def _clauses_of_a_named_lead(candidate: ItemList, all_units: list[Unit]) -> bool
         return False
     head = lead[0].raw.strip()
     bold = BOLD_LEAD_RE.match(head)
-    return (bold is not None and bold.end() == len(head) and not notes_label(bold.group("bold"))
-            and not SECTION_LABEL_RE.search(bold.group("bold")) and re.search(r"[，,。：:]", bold.group("bold")) is None)
+    if bold is not None and bold.end() == len(head):
+        name = bold.group("bold")
+        return (not notes_label(name) and not SECTION_LABEL_RE.search(name)
+                and re.search(r"[，,。：:]", name) is None)
+    # "如果只推荐一款，我会选 **联想 ThinkPad X1 Carbon 2024**：" — one pick named at the end of its lead
+    last = _LAST_BOLD_RE.search(head)
+    return (last is not None and _NAMELIKE_RE.search(last.group("bold")) is not None
+            and _PLURAL_LEAD_RE.search(head[: last.start()]) is None)
+
+
+_LAST_BOLD_RE = re.compile(r"\*\*(?P<bold>[^*\n]{2,40})\*\*\s*[：:]?\s*$")
+# A lead that announces several ("推荐下面几款 **高性价比** 笔记本：") does not name one pick.
+_PLURAL_LEAD_RE = re.compile(r"几|些|以下|下面|如下|\d+\s*[款个家台部本]|[两二三四五六七八九十]+\s*[款个家台部本]")
 
 
 def _stated(candidates: list[ItemList], all_units: list[Unit]) -> ItemList | None:
@@ -253,7 +270,8 @@ def _single(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList])
     for candidate in candidates:
         lead = _lead(all_units, candidate.line)
         if lead and not notes_lead(lead[0].text):
-            head = _RECOMMEND_LABEL_RE.sub("", strip_marker(lead[0].text)).strip()
+            last = _LAST_BOLD_RE.search(lead[0].raw.strip())  # "……我会选 **联想 ThinkPad X1**：" names it last
+            head = last.group("bold") if last else _RECOMMEND_LABEL_RE.sub("", strip_marker(lead[0].text)).strip()
             body = "\n".join(item.text for item in candidate.items)
             bold = head if lead[0].kind == "heading" else None
             return ItemList("single", (_item(head, f"{head}\n{body}", lead[0].line, bold),), lead[0].line)
@@ -355,8 +373,10 @@ def _prose_items(doc: MarkdownDoc, named: list[tuple[Block, str]]) -> ItemList:
 
 # 「乌布地区：德格拉朗梯田、圣泉寺、乌布皇宫」: a region label and the places it lists, the places
 # being the items. Only a label that names a region, so "**Bose**：降噪强、续航长" stays one item.
+# A region label: ends in a place word ("乌布地区" "北部与离岛"), or holds a direction or an area
+# anywhere in its few characters ("南部海滩" "市区景点").
 _REGION_RE = re.compile(r"(?:地区|区域|片区|一带|附近|周边|市区|城区|老城|新城|南部|北部|东部|西部|中部|沿海|岛|区|县|镇|"
-                        r"沿线)$")
+                        r"沿线)$|^.{0,4}(?:南部|北部|东部|西部|中部|周边|一带|沿海|沿线|市区|城区|老城|近郊|远郊)")
 _LABEL_MAX = 12
 _ENTRY_MAX = 16
 

@@ -159,3 +159,27 @@ def test_one_pick_described_by_clauses_after_a_criteria_list_is_one_item() -> No
               "满足这些条件、综合表现最好的是：\n\n**联想 ThinkPad X1 Carbon Gen 12**\n- 1.09kg，碳纤维机身\n- 续航约 12 小时\n\n"
               "**一句话推荐**：就选 ThinkPad X1 Carbon，闭眼入不踩坑。\n")
     assert _names(answer) == ["联想 ThinkPad X1 Carbon Gen 12"]
+
+
+def test_titles_recommended_in_prose_are_items() -> None:
+    assert _names("推荐《计算机程序设计艺术》（TAOCP）全套，内容最深。") == ["《计算机程序设计艺术》"]
+    assert _names("推荐《代码大全》和《重构》，前者讲构建，后者讲改进。") == ["《代码大全》", "《重构》"]
+    assert _names("别看《21 天精通 C++》，推荐**《程序员修炼之道》**。") == ["《程序员修炼之道》"]
+
+
+def test_region_lines_in_bold_list_their_places() -> None:
+    answer = ("**🌊 南部海滩**：海神庙、金巴兰海滩、努沙杜瓦\n**🌾 乌布周边**：德格拉朗梯田、圣泉寺\n"
+              "**⛰️ 北部与离岛**：京打马尼火山、佩尼达岛\n")
+    assert len(extract(answer)) == 7
+
+
+def test_a_json_fence_with_a_comment_line_still_lists_its_array() -> None:
+    answer = '```json\n// 已按要求排除索尼品牌\n[{"model": "QC Ultra"}, {"model": "Momentum 4"}, {"model": "AirPods Max"}]\n```\n'
+    assert len(extract(answer)) == 3
+
+
+def test_one_pick_named_at_the_end_of_its_lead_is_one_item() -> None:
+    single = "如果只让我推荐一款，我会选 **联想 ThinkPad X1 Carbon 2024**：\n\n- 约 9999 元，1.09kg\n- 续航约 15 小时\n"
+    assert _names(single) == ["联想 ThinkPad X1 Carbon 2024"]
+    several = "推荐下面几款 **高性价比** 笔记本：\n\n- 联想小新 Pro 14，约 5499 元\n- 华为 MateBook 14，约 5999 元\n"
+    assert len(extract(several)) == 2
