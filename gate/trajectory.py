@@ -112,23 +112,32 @@ def _content_text(content: Any, where: str) -> str:
     raise ValueError(f"message content must be a string or a list of parts, got {_type(content)}")
 
 
-def _arguments(arguments: Any, where: str) -> Any:
-    """A call's arguments: an object, or the JSON text of one as OpenAI sends them.
+def tool_arguments(arguments: Any) -> dict[str, Any]:
+    """A call's arguments as OpenAI sends them — an object, or the JSON text of one — for every
+    reader of tool calls (transcripts in records, the openai adapter's responses).
 
-    The text is the model's own writing, so text that is not (bounded) JSON is kept raw and
-    judged as such; only a wrong type is the agent's harness at fault.
+    The text is the model's own writing, so text that is not (bounded) JSON is kept raw
+    (``{"_raw": text}``) and JSON that is no object is wrapped (``{"_value": …}``), both judged as
+    such; only a wrong type (neither text nor object) is the harness's fault: ``TypeError``.
     """
     if arguments is None:
         return {}
     if isinstance(arguments, dict):
         return arguments
     if not isinstance(arguments, str):
-        raise ValueError(f"{where}: must be a JSON object or a string of one, got {_type(arguments)}")
+        raise TypeError(f"must be a JSON object or a string of one, got {_type(arguments)}")
     try:
         parsed = safejson.loads(arguments) if arguments.strip() else {}
     except json.JSONDecodeError:
         return {"_raw": arguments}
     return parsed if isinstance(parsed, dict) else {"_value": parsed}
+
+
+def _arguments(arguments: Any, where: str) -> dict[str, Any]:
+    try:
+        return tool_arguments(arguments)
+    except TypeError as error:
+        raise ValueError(f"{where}: {error}") from None
 
 
 def _tool_call(raw: Any, where: str) -> dict[str, Any]:

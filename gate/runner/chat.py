@@ -15,13 +15,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gate import safejson
 from gate.config import AgentConfig
 from gate.errors import GateError
 from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError, snippet
 from gate.runner.httpcall import check_url, new_client, post_json
 from gate.runner.retry import RetryPolicy, with_retries
+from gate.trajectory import tool_arguments
 
 _PERMISSIVE = {"type": "object", "properties": {}, "additionalProperties": True}
 
@@ -236,14 +236,10 @@ def _parse_tool_call(raw: Any) -> tuple[str, str, dict[str, Any]]:
     function = raw.get("function") if isinstance(raw, dict) else None
     if not isinstance(function, dict) or not isinstance(function.get("name"), str):
         raise AgentError(f"malformed tool call in the chat-completions response: {snippet(json.dumps(raw))}")
-    arguments = function.get("arguments") or {}
-    if isinstance(arguments, str):
-        try:  # the model's own text: hostile or broken JSON in it is kept raw and judged
-            arguments = safejson.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError:
-            arguments = {"_raw": arguments}
-    if not isinstance(arguments, dict):
-        arguments = {"_value": arguments}
+    try:  # the model's own text: hostile or broken JSON in it is kept raw and judged
+        arguments = tool_arguments(function.get("arguments"))
+    except TypeError as error:
+        raise AgentError(f"malformed tool call arguments in the chat-completions response: {error}") from None
     return str(raw.get("id", "")), function["name"], arguments
 
 

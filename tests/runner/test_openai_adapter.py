@@ -235,3 +235,36 @@ def test_bad_tool_declarations_are_refused_before_any_call(tmp_path: Path, tools
         run_jobs(jobs_of("c1"), _openai(server.url, tools="tools.json"), root=tmp_path, progress=False)
     assert message in str(info.value)
     assert server.seen == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "decoded"),
+    [
+        ({"city": "北京"}, {"city": "北京"}),
+        ('{"city": "北京"}', {"city": "北京"}),
+        ("", {}),
+        (None, {}),
+        ("not json", {"_raw": "not json"}),
+        ("[1, 2]", {"_value": [1, 2]}),
+        ('"北京"', {"_value": "北京"}),
+    ],
+)
+def test_a_transcript_and_a_chat_response_decode_the_same_arguments(arguments: Any, decoded: dict[str, Any]) -> None:
+    from gate.runner.chat import _parse_tool_call
+    from gate.trajectory import derive_from_messages
+
+    call = {"id": "c1", "type": "function", "function": {"name": "maps_weather", "arguments": arguments}}
+    _, calls = derive_from_messages([{"role": "user", "content": "天气"}, {"role": "assistant", "tool_calls": [call]}])
+    assert calls[0]["args"] == decoded == _parse_tool_call(call)[2]
+
+
+def test_arguments_of_a_wrong_type_are_the_harness_fault_in_both_readers() -> None:
+    from gate.runner.base import AgentError
+    from gate.runner.chat import _parse_tool_call
+    from gate.trajectory import derive_from_messages
+
+    call = {"id": "c1", "type": "function", "function": {"name": "maps_weather", "arguments": [1, 2]}}
+    with pytest.raises(ValueError, match=r"function\.arguments: must be a JSON object or a string of one, got"):
+        derive_from_messages([{"role": "assistant", "tool_calls": [call]}])
+    with pytest.raises(AgentError, match="malformed tool call arguments"):
+        _parse_tool_call(call)
