@@ -6,17 +6,16 @@ that does not clear) from a misconfiguration. Messages never carry the token.
 
 from __future__ import annotations
 
-import email.utils
 import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timezone
 from typing import Any
 
 import httpx
 
 from gate import safejson
+from gate.retryafter import retry_after_seconds
 from gate.runner.headers import redact as redact_headers
 
 API_VERSION = "2022-11-28"
@@ -109,27 +108,11 @@ def _message(response: httpx.Response, client: httpx.Client | None = None) -> st
     return (redact(text, client) if client is not None else text)[:300]
 
 
-def _seconds(value: str, now: float) -> float | None:
-    # Not gate.runner.retry.parse_retry_after: that one measures a date against the wall clock,
-    # this one against RetryPolicy.clock, so rate-limit waits stay testable.
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:  # "-0000" means UTC; a naive datetime would be read as local time
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, when.timestamp() - now)
-
-
 def rate_limit_wait(response: httpx.Response, now: float) -> float | None:
     """Seconds to wait before retrying a 403/429, or None when the response is no rate limit."""
     retry_after = response.headers.get("retry-after")
     if retry_after is not None:
-        wait = _seconds(retry_after, now)
+        wait = retry_after_seconds(retry_after, now)  # against RetryPolicy.clock: testable
         if wait is not None:
             return wait
     if response.headers.get("x-ratelimit-remaining") == "0":

@@ -6,10 +6,9 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
+from gate.retryafter import retry_after_seconds
 from gate.runner.base import AgentError
 
 T = TypeVar("T")
@@ -67,17 +66,4 @@ async def with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy) ->
 
 def parse_retry_after(value: str | None) -> float | None:
     """Seconds from a Retry-After header: delta-seconds or an HTTP date; None if absent or bad."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max((when - datetime.now(timezone.utc)).total_seconds(), 0.0)
+    return retry_after_seconds(value)

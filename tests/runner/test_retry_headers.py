@@ -47,3 +47,25 @@ def test_expand_at_call_time(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(AgentError) as info:
         expand(headers)
     assert str(info.value) == "header uses ${GATE_T}, which is not set"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
+def test_a_non_finite_retry_after_is_unreadable_for_both_clients(value: str) -> None:
+    import httpx
+
+    from gate.github.api import rate_limit_wait
+
+    assert parse_retry_after(value) is None
+    response = httpx.Response(429, headers={"retry-after": value})
+    assert rate_limit_wait(response, 0.0) == rate_limit_wait(httpx.Response(429), 0.0)
+
+
+def test_both_clients_read_a_date_the_same_way() -> None:
+    from datetime import datetime, timezone
+    from email.utils import format_datetime
+
+    from gate.retryafter import retry_after_seconds
+
+    date = format_datetime(datetime(2026, 1, 1, 0, 1, tzinfo=timezone.utc), usegmt=True)
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc).timestamp()
+    assert retry_after_seconds(date, now) == 60.0 and retry_after_seconds(date, now + 120) == 0.0
