@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from gate.baseline import Baseline
 from gate.metrics import RunCount
+from gate.percent import percent
 
 
 @dataclass(frozen=True)
@@ -61,5 +62,5 @@ def diff(old: Baseline, new: Baseline) -> BaselineDiff:
         for group in sorted(set(old.dimensions.get(key, {})) | set(new.dimensions.get(key, {}))):
             a, b = old.dimensions.get(key, {}).get(group), new.dimensions.get(key, {}).get(group)
             if a is not None and b is not None and round(a, 4) != round(b, 4):
-                dimensions.append(f"{key} ({group}) {a * 100:.1f}% → {b * 100:.1f}%")
+                dimensions.append(f"{key} ({group}) {percent(a)} → {percent(b)}")
     return BaselineDiff(tuple(lowered), tuple(raised), added, removed, tuple(dimensions))

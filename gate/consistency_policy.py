@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from gate.percent import percent
 from gate.policy import Finding, Level
 
 _LEVEL = {"fail": Level.ERROR, "warn": Level.WARNING}
 
 
 def _pct(value: object) -> str:
-    return f"{value * 100:.1f}%" if isinstance(value, (int, float)) else "n/a"
+    return percent(value)
 
 
 def consistency_findings(report: dict[str, Any]) -> list[Finding]:

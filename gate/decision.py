@@ -24,6 +24,7 @@ from gate import policy
 from gate.baseline import Comparison
 from gate.config import DecisionConfig, Thresholds
 from gate.metrics import GroupMetrics, Metrics
+from gate.percent import percent
 from gate.policy import Finding, Level, at_least
 from gate.regressions import PairDecision, PairOutcome
 from gate.stats import (
@@ -36,7 +37,7 @@ from gate.stats import (
 
 
 def pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
+    return percent(value)
 
 
 def span(interval: tuple[float, float] | None) -> str:
@@ -229,7 +230,7 @@ def _point_dimension_regressions(metrics: Metrics, comparison: Comparison) -> li
             if before is not None and now is not None and not at_least(now, before):
                 found.append(Finding(level=Level.ERROR, rule="dimension-regression", dimension=dimension,
                                      group=group, value=now, threshold=before,
-                                     message=f"{dimension} ({group}): pass rate {now * 100:.1f}% fell below the baseline's {before * 100:.1f}%"))
+                                     message=f"{dimension} ({group}): pass rate {percent(now)} fell below the baseline's {percent(before)}"))
     return found
 
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gate.config import Thresholds
 from gate.metrics import GroupMetrics, Metrics
+from gate.percent import percent
 
 _EPS = 1e-9
 
@@ -66,7 +67,7 @@ def at_least(value: float | None, threshold: float) -> bool:
 
 
 def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
+    return percent(value)
 
 
 def dimension_findings(dimension: str, groups: dict[str, GroupMetrics], delta: float | None,

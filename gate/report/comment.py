@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gate.metrics import GroupMetrics
+from gate.percent import percent
 from gate.policy import Finding, Level
 from gate.report.markdown_safe import inline, own
 from gate.report.model import GateReport
@@ -29,7 +30,7 @@ def _marker() -> str:
 
 
 def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:.1f}%"
+    return percent(value, missing="—")
 
 
 def _pts(value: float | None) -> str:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from gate.percent import percent
+
 _STATUS = {"pass": "✅", "warn": "⚠️", "fail": "❌", None: "—"}
 
 
 def _pct(value: Any) -> str:
-    return f"{value * 100:.0f}%" if isinstance(value, (int, float)) else "—"
+    return percent(value, places=0, missing="—")
 
 
 def _gain(value: Any) -> str:

@@ -10,6 +10,7 @@ import click
 
 from gate.atomic import dump_json, write_set
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
+from gate.percent import percent
 from gate.report.sanitize import xml_safe
 from gate.semantic.assemble import rate, settle, usage
 from gate.semantic.command import JudgeSettings, Loaded, judge_info, limits_of, load, unavailable
@@ -78,7 +79,7 @@ def _report(settings: JudgeSettings, loaded: Loaded, asks: list[Ask], labels: li
                out / "judge-calibration.md": render_calibration(document)})
     flagged = sum(r.flagged for r in rubrics)
     agreement = document.agreement
-    shown = "n/a" if agreement.rate is None else f"{agreement.rate:.1%}"
+    shown = percent(agreement.rate)
     click.echo(f"calibration: the judge agrees with {agreement.passed} of {len(items)} example labels ({shown}) · "
                f"{flagged} of {len(rubrics)} rubrics flagged → {out / 'judge-calibration.json'}")
     for found in rubrics:
@@ -91,6 +92,6 @@ def _report(settings: JudgeSettings, loaded: Loaded, asks: list[Ask], labels: li
         click.echo("gate: error: the judge endpoint was unavailable — every sample failed", err=True)
         return EXIT_UNAVAILABLE
     if settings.fail_under is not None and (agreement.rate is None or agreement.rate < settings.fail_under):
-        click.echo(f"gate: the judge's agreement {shown} is under --fail-under {settings.fail_under:.1%}", err=True)
+        click.echo(f"gate: the judge's agreement {shown} is under --fail-under {percent(settings.fail_under)}", err=True)
         return EXIT_FAILED
     return EXIT_PASSED

@@ -15,6 +15,7 @@ from gate.case import Case
 from gate.config import GateConfig, JudgeConfig, load_config, replaced
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError, did_you_mean
 from gate.loader import CaseSet, load_cases
+from gate.percent import percent
 from gate.report.sanitize import one_line
 from gate.semantic.document import JudgeInfo
 from gate.semantic.engine import Answers, Ask, ask_all
@@ -212,7 +213,7 @@ def _report(settings: JudgeSettings, loaded: Loaded, trajectories: list[Trajecto
         return EXIT_UNAVAILABLE
     overall = document.overall.rate
     if settings.fail_under is not None and (overall is None or overall < settings.fail_under):
-        shown = "n/a" if overall is None else f"{overall:.1%}"
-        click.echo(f"gate: the judge's pass rate {shown} is under --fail-under {settings.fail_under:.1%}", err=True)
+        shown = percent(overall)
+        click.echo(f"gate: the judge's pass rate {shown} is under --fail-under {percent(settings.fail_under)}", err=True)
         return EXIT_FAILED
     return EXIT_PASSED
