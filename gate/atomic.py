@@ -24,13 +24,11 @@ def _failure(path: Path, exc: OSError) -> GateError:
     return GateError(f"cannot write: {reason}{f' ({code})' if code else ''}", where=str(path))
 
 
-def _stage(target: Path, text: str) -> Path:
-    """``text`` (UTF-8, LF) in a temporary file beside ``target``, flushed to disk."""
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise _failure(target, exc) from None
+def stage(target: Path, text: str, *, durable: bool = True) -> Path:
+    """``text`` (UTF-8, LF) in a temporary file beside ``target``; flushed to disk when ``durable``
+    (reports, baselines) — a cache entry need not be. Raises OSError, leaving nothing behind."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:16]}.", suffix=".tmp", dir=target.parent)
     try:
         # mkstemp makes 0600 files; reports and baselines are ordinary files (umask applies).
         umask = os.umask(0)
@@ -39,15 +37,30 @@ def _stage(target: Path, text: str) -> Path:
         # A lone surrogate from an agent must not cost the whole report: it becomes '?'.
         with os.fdopen(fd, "w", encoding="utf-8", errors="replace", newline="\n") as handle:
             handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise _failure(target, exc) from None
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return Path(tmp)
+
+
+def replace_text(target: Path, text: str, *, durable: bool = True) -> None:
+    """Write one file through a temporary file and a rename; raises OSError (the cache's write,
+    which warns and carries on, where a report's is a GateError)."""
+    tmp = stage(target, text, durable=durable)
+    try:
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _stage(target: Path, text: str) -> Path:
+    try:
+        return stage(target, text)
+    except OSError as exc:
+        raise _failure(target, exc) from None
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> Path:

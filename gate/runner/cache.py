@@ -10,19 +10,18 @@ warning, and the run goes on without storing answers.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from gate import safejson
+from gate.atomic import replace_text
 from gate.trajectory import Trajectory
 
 MAX_ENTRY_BYTES = 10 * 1024 * 1024
@@ -85,16 +84,7 @@ class JsonStore:
                   file=sys.stderr)
 
     def _write(self, target: Path, text: str) -> None:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.stem[:8]}.", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                Path(tmp).unlink(missing_ok=True)
-            raise
+        replace_text(target, text, durable=False)  # a lost entry is only a cache miss
 
 
 class Cache:

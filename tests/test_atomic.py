@@ -1,0 +1,48 @@
+"""One atomic writer: durable for reports, not for cache entries, leaving no temporary file behind."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from gate.atomic import replace_text, write_text
+from gate.runner.cache import JsonStore
+
+
+def _fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: calls.append(fd) or real(fd))
+    return calls
+
+
+def test_a_report_is_flushed_to_disk_and_a_cache_entry_is_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _fsyncs(monkeypatch)
+    write_text(tmp_path / "results.json", "{}\n")
+    assert len(calls) == 1
+    replace_text(tmp_path / "entry.json", "{}", durable=False)
+    assert len(calls) == 1 and (tmp_path / "entry.json").read_text(encoding="utf-8") == "{}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["entry.json", "results.json"]
+
+
+def test_a_failed_write_leaves_neither_a_temporary_file_nor_half_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "entry.json"
+    target.write_text("old", encoding="utf-8")
+
+    def refuse(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError):
+        replace_text(target, "new", durable=False)
+    assert target.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["entry.json"]
+
+
+def test_the_cache_writes_through_the_shared_writer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _fsyncs(monkeypatch)
+    store = JsonStore(tmp_path / "cache")
+    store.put("k" * 64, '{"a": 1}')
+    written = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert len(written) == 1 and written[0].read_text(encoding="utf-8") == '{"a": 1}' and not calls
