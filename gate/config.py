@@ -82,7 +82,25 @@ class AgentConfig(_Strict):
         key = needs[self.adapter]
         if not getattr(self, key):
             raise ValueError(f"adapter '{self.adapter}' needs '{key}'")
+        foreign = sorted(self.model_fields_set - _SHARED_SETTINGS - _ADAPTER_SETTINGS[self.adapter])
+        if foreign:  # a key the chosen adapter never reads is a mistake, not a setting: say whose it is
+            owners = {name: [a for a, keys in _ADAPTER_SETTINGS.items() if name in keys] for name in foreign}
+            said = "; ".join(f"'{name}' is a setting of adapter {' / '.join(owners[name])}" for name in foreign)
+            raise ValueError(f"adapter '{self.adapter}' does not read {', '.join(map(repr, foreign))} ({said}); "
+                             f"its own settings: {', '.join(sorted(_ADAPTER_SETTINGS[self.adapter]))}")
         return self
+
+
+_SHARED_SETTINGS = frozenset({"adapter", "concurrency", "timeout_s", "retries", "cache", "identity"})
+_ADAPTER_SETTINGS: dict[str, frozenset[str]] = {
+    "command": frozenset({"command"}),
+    "http": frozenset({"url", "headers"}),
+    "python": frozenset({"function"}),
+    "replay": frozenset({"trajectories"}),
+    "openai": frozenset({"url", "headers", "model", "api_key_env", "skills_dir", "temperature", "seed", "tools",
+                         "tool_default_result", "max_turns"}),
+}
+"""The keys each adapter reads, besides the shared ones."""
 
 
 DimensionLine = Literal["min_a", "min_delta"]

@@ -200,3 +200,17 @@ def test_eval_never_prints_an_escape_sequence_from_agent_text() -> None:
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout and "pwned" not in result.stdout
     assert "items found (list): Bose" in result.stdout
+
+
+def test_a_key_the_chosen_adapter_never_reads_is_an_error_naming_its_owner(tmp_path: Path) -> None:
+    (tmp_path / "gate.yaml").write_text("agent:\n  adapter: http\n  url: http://localhost:8000/run\n  model: gpt-4o\n",
+                                        encoding="utf-8")
+    from gate.config import load_config
+    from gate.errors import GateError
+
+    with pytest.raises(GateError) as info:
+        load_config(tmp_path / "gate.yaml")
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'gate.yaml'}:2: agent:")
+    assert "adapter 'http' does not read 'model' ('model' is a setting of adapter openai)" in message
+    assert "its own settings: headers, url" in message

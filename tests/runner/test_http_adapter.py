@@ -162,7 +162,8 @@ def test_a_url_without_a_scheme_is_refused_by_the_config(tmp_path: Path, adapter
         load_config(tmp_path / "gate.yaml")
     assert str(info.value) == f"{tmp_path / 'gate.yaml'}:3: agent.url: url must start with http:// or https://"
     assert agent(adapter=adapter, url="HTTPS://example.com/v1").url == "HTTPS://example.com/v1"
-    assert agent(adapter="command", command=["a"], url="not used").url == "not used"
+    with pytest.raises(ValueError, match=r"adapter 'command' does not read 'url' \('url' is a setting of adapter http / openai\)"):
+        agent(adapter="command", command=["a"], url="not used")  # a key the adapter never reads is a mistake
 
 
 def test_huge_body_is_capped(tmp_path: Path) -> None:
