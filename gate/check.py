@@ -20,7 +20,7 @@ from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
 from gate.config import GateConfig
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError, did_you_mean
-from gate.evaluate import evaluate
+from gate.evaluate import Judgements
 from gate.interrupts import StopRequests, stop_requests
 from gate.loader import CaseSet, load_cases
 from gate.readings import Readings
@@ -86,11 +86,12 @@ def judge(cases: dict[str, Case], trajectories: list[Trajectory], budget_s: floa
     """Each trajectory's verdict, each within the judging budget; a stop request ends the loop
     between trajectories (the verdicts so far are returned). ``readings`` keeps the consistency
     fields of the runs judged."""
+    judgements = Judgements(cases, budget_s, readings)
     verdicts = []
     for trajectory in trajectories:
         if stops is not None and stops.requested:
             break
-        verdicts.append(evaluate(cases[trajectory.case_id], trajectory, budget_s=budget_s, readings=readings))
+        verdicts.append(judgements(trajectory))
     return verdicts
 
 

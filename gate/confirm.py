@@ -15,7 +15,7 @@ from gate import metrics as metrics_mod
 from gate import regressions
 from gate.baseline import Baseline
 from gate.config import GateConfig
-from gate.evaluate import evaluate
+from gate.evaluate import Judgements, evaluate
 from gate.interrupts import StopRequests
 from gate.jobs import Job
 from gate.loader import CaseSet
@@ -27,9 +27,10 @@ from gate.verdict import RunVerdict
 
 def judge_for(case_set: CaseSet, budget_s: float | None,
               readings: Readings | None = None) -> Callable[[Trajectory], RunVerdict]:
-    """Judge each answer as it arrives (for the progress line), once, within the judging budget;
-    ``readings`` keeps the consistency fields read from the same parse."""
-    return lambda t: evaluate(case_set.cases[t.case_id], t, budget_s=budget_s, readings=readings)
+    """Judge each answer as it arrives (for the progress line), once — a repeat that answered the
+    same gets the same verdict — within the judging budget; ``readings`` keeps the consistency
+    fields read from the same parse."""
+    return Judgements(case_set.cases, budget_s, readings)
 
 
 def judged(case_set: CaseSet, outcome: RunOutcome, budget_s: float | None) -> list[RunVerdict]:

@@ -100,3 +100,31 @@ def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEF
     if readings is not None:
         readings.keep(case, subject, budget_s)
     return RunVerdict(**base, status=combine([v.status for v in verdicts]), constraints=tuple(verdicts))
+
+
+class Judgements:
+    """Judges runs once per distinct answer: a repeat whose final answer and tool calls are those of
+    a run already judged (a deterministic agent's repeats, a cached rerun) gets that verdict, under
+    its own run number and metadata — the checkers read nothing else of a run."""
+
+    def __init__(self, cases: Mapping[str, Case], budget_s: float | None = DEFAULT_BUDGET_S,
+                 readings: Readings | None = None) -> None:
+        self._cases = cases
+        self._budget_s = budget_s
+        self._readings = readings
+        self._seen: dict[tuple[str, str, str], tuple[RunVerdict, Trajectory]] = {}
+
+    def __call__(self, trajectory: Trajectory) -> RunVerdict:
+        case = self._cases[trajectory.case_id]
+        if trajectory.error is not None:
+            return evaluate(case, trajectory, budget_s=self._budget_s)
+        key = (trajectory.case_id, trajectory.group, trajectory.digest)
+        seen = self._seen.get(key)
+        if seen is None:
+            verdict = evaluate(case, trajectory, budget_s=self._budget_s, readings=self._readings)
+            self._seen[key] = (verdict, trajectory)
+            return verdict
+        verdict, first = seen
+        if self._readings is not None:
+            self._readings.copy(first, trajectory)
+        return verdict.model_copy(update={"run": trajectory.run, "metadata": dict(trajectory.metadata)})

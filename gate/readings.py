@@ -42,6 +42,12 @@ class Readings:
             self._by_run[trajectory.case_id, trajectory.group, trajectory.run] = (
                 trajectory, read_fields(case.consistency, subject, budget_s))
 
+    def copy(self, first: Trajectory, repeat: Trajectory) -> None:
+        """``repeat`` did what ``first`` did: its fields are ``first``'s."""
+        kept = self._by_run.get((first.case_id, first.group, first.run))
+        if kept is not None and kept[0] is first:
+            self._by_run[repeat.case_id, repeat.group, repeat.run] = (repeat, kept[1])
+
     def of(self, settings: Consistency, trajectory: Trajectory, budget_s: float | None) -> list[str]:
         """The run's fields as read while judging it, else read now."""
         kept = self._by_run.get((trajectory.case_id, trajectory.group, trajectory.run))

@@ -133,7 +133,7 @@ HOSTILE_AGENT = textwrap.dedent('''\
     import json, sys
     request = json.load(sys.stdin)
     print(json.dumps({"case_id": request["case_id"], "group": request["group"], "run": request["run"],
-                      "final_answer": "[" * 1_500_000}))
+                      "final_answer": "[" * 1_500_000 + " " + str(request["run"])}))  # each run its own answer
 ''')
 
 

@@ -82,3 +82,27 @@ def test_a_checker_that_crashes_is_an_error_and_does_not_hide_the_others(monkeyp
     status, constraints = judge(THREE, {"id": "c", "check": "text:asks_user"}, {"id": "d", **FIVE})
     assert constraints == [Status.ERROR, Status.FAIL]
     assert status is Status.FAIL  # a decided failure outranks an undecided constraint
+
+
+def test_a_repeat_that_answered_the_same_is_judged_once_and_keeps_its_own_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate import evaluate as evaluate_mod
+    from gate.loader import load_cases
+    from gate.readings import Readings
+
+    cases = load_cases(__import__("pathlib").Path(__file__).resolve().parents[1] / "cases").cases
+    judged: list[int] = []
+    real = evaluate_mod.evaluate
+    monkeypatch.setattr(evaluate_mod, "evaluate", lambda case, t, **kw: judged.append(t.run) or real(case, t, **kw))
+    case_id = next(c.id for c in cases.values() if c.consistency is not None)
+    same = "1. 甲\n2. 乙\n3. 丙"
+    runs = [Trajectory(case_id=case_id, group="A", run=run, final_answer=same if run < 3 else same + "\n4. 丁",
+                       metadata={"latency_ms": run}) for run in range(4)]
+    readings = Readings()
+    judgements = evaluate_mod.Judgements(cases, None, readings)
+    verdicts = [judgements(t) for t in runs]
+    assert judged == [0, 3]  # the two repeats of run 0 are not judged again; the other answer is
+    assert [(v.run, v.metadata) for v in verdicts] == [(run, {"latency_ms": run}) for run in range(4)]
+    assert verdicts[1].constraints == verdicts[0].constraints
+    assert verdicts[1] == real(cases[case_id], runs[1])
+    settings = cases[case_id].consistency
+    assert settings is not None and readings.of(settings, runs[2], None) == readings.of(settings, runs[0], None)

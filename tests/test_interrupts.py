@@ -45,7 +45,8 @@ def _gate(project: Path, *args: str) -> subprocess.Popen[str]:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_gate_eval_stopped_while_judging_writes_what_it_judged(project: Path, signum: int) -> None:
-    records = [{"case_id": "B3-QC-01", "group": "A", "run": run, "final_answer": "[" * 300_000}
+    # distinct answers: a repeat of one already judged would take no time to judge
+    records = [{"case_id": "B3-QC-01", "group": "A", "run": run, "final_answer": "[" * 300_000 + f" {run}"}
                for run in range(RECORDS)]
     (project / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     proc = _gate(project, "eval", "--trajectories", "runs.jsonl", "--json", "out/results.json", "--budget", "1")
