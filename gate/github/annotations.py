@@ -23,7 +23,7 @@ _FAILING = ("fail", "error")
 def escape_data(text: str) -> str:
     """A workflow command's message: escape sequences and control characters from agent text
     dropped (they would reach the Actions log), %, CR and LF escaped."""
-    from gate.report.sanitize import xml_safe
+    from gate.sanitize import xml_safe
 
     text = xml_safe(text)  # keeps tab, LF and CR, which are escaped below
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 
 from gate import safejson
+from gate.redaction import redact as redact_headers
 from gate.retryafter import retry_after_seconds
-from gate.runner.headers import redact as redact_headers
 
 API_VERSION = "2022-11-28"
 DEFAULT_API_URL = "https://api.github.com"

@@ -20,8 +20,8 @@ from typing import Any
 from gate.metrics import dimension_key
 from gate.policy import FAIL_ON, Finding, Level, rank
 from gate.report.model import GateReport
-from gate.report.sanitize import one_line, xml_safe
 from gate.results import sort_verdicts
+from gate.sanitize import one_line, xml_safe
 from gate.verdict import RunVerdict, Status
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gate.report.sanitize import one_line
+from gate.sanitize import one_line
 
 _SPECIAL_RE = re.compile(r"([\\`*_\[\]#|~!])")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gate.report.sanitize import one_line
 from gate.results import sort_verdicts
+from gate.sanitize import one_line
 from gate.verdict import RunVerdict, Status
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gate.policy import Finding, Level
 from gate.report.model import GateReport
-from gate.report.sanitize import one_line
+from gate.sanitize import one_line
 from gate.verdict import Status
 
 MAX_REASONS = 3

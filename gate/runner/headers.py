@@ -10,8 +10,6 @@ from gate.errors import GateError
 from gate.runner.base import AgentError
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-REDACTED = "***"
-_SCHEMES = {"bearer", "basic", "token", "digest"}
 
 
 def referenced(headers: Mapping[str, str]) -> dict[str, list[str]]:
@@ -38,18 +36,6 @@ def expand(headers: Mapping[str, str], environ: Mapping[str, str] | None = None)
         return env[match.group(1)]
 
     return {name: _VAR.sub(value_of, value) for name, value in headers.items()}
-
-
-def redact(text: str, secrets: Mapping[str, str]) -> str:
-    """``text`` with every header value (and each credential inside it) replaced by ***."""
-    parts: set[str] = set()
-    for value in secrets.values():
-        parts.add(value)
-        # "Bearer sk-…": the token alone may be echoed too; the scheme name is no secret.
-        parts.update(p for p in value.split() if p.lower() not in _SCHEMES)
-    for part in sorted((p for p in parts if len(p) >= 4), key=len, reverse=True):
-        text = text.replace(part, REDACTED)
-    return text
 
 
 def with_bearer(headers: Mapping[str, str], api_key_env: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:

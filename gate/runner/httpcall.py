@@ -9,8 +9,8 @@ from typing import Any
 import httpx
 
 from gate.errors import GateError
+from gate.redaction import redact
 from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_object, snippet
-from gate.runner.headers import redact
 from gate.runner.retry import parse_retry_after
 
 

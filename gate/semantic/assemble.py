@@ -13,7 +13,7 @@ from gate.case import Case
 from gate.config import JudgePrice
 from gate.evaluate import evaluate
 from gate.metrics import dimension_key
-from gate.report.sanitize import xml_safe
+from gate.sanitize import xml_safe
 from gate.semantic.client import Sample
 from gate.semantic.document import (
     ConstraintRecord,

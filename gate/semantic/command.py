@@ -16,7 +16,7 @@ from gate.config import GateConfig, JudgeConfig, load_config, replaced
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError, did_you_mean
 from gate.loader import CaseSet, load_cases
 from gate.percent import percent
-from gate.report.sanitize import one_line
+from gate.sanitize import one_line
 from gate.semantic.document import JudgeInfo
 from gate.semantic.engine import Answers, Ask, ask_all
 from gate.semantic.prompt import PROMPT_VERSION, Limits, build_messages

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 
 from gate import safejson
-from gate.report.sanitize import one_line
+from gate.sanitize import one_line
 
 
 class ReplyError(ValueError):

@@ -5,8 +5,9 @@ from email.utils import format_datetime
 
 import pytest
 
+from gate.redaction import redact
 from gate.runner.base import AgentError
-from gate.runner.headers import expand, redact
+from gate.runner.headers import expand
 from gate.runner.retry import MAX_RETRY_AFTER_S, RetryPolicy, parse_retry_after
 
 
