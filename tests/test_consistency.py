@@ -389,7 +389,7 @@ def test_fields_read_while_judging_are_not_read_again(monkeypatch: pytest.Monkey
 
     cases = load_cases(Path(__file__).resolve().parents[1] / "cases").cases
     case = next(c for c in cases.values() if c.consistency is not None)
-    runs = [Trajectory(case_id=case.id, group="A", run=run, final_answer=f"1. 甲\n2. 乙\n3. 丙{run % 2}") for run in range(4)]
+    runs = [Trajectory(case_id=case.id, group="A", run=run, final_answer=f"1. 甲\n2. 乙\n3. 丙{run}") for run in range(4)]
     calls: list[str] = []
     real = readings_mod.read_fields
     monkeypatch.setattr(readings_mod, "read_fields", lambda *args: calls.append("read") or real(*args))
