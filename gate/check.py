@@ -124,7 +124,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
                  stops: StopRequests | None = None, readings: Readings | None = None) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent.
     ``readings``: the consistency fields of runs already judged (as ``verdicts`` were)."""
-    from gate import decision, outage, regressions
+    from gate.decide import decide
 
     config = settings.config
     decisions_cfg = config.decision
@@ -132,43 +132,21 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     verdicts = judge(case_set.cases, trajectories, config.judging.budget_s, stops, readings) if verdicts is None else verdicts
     computed = metrics_mod.compute(case_set.cases, verdicts)
     comparison = baseline_mod.compare(base, computed, case_set.digest, identity(config))
-    findings: list[policy.Finding] = []
     partial = settings.shard is not None
     # Consistency is measured over the planned repeats: confirm reruns only weigh a regression.
     planned = [t for t in trajectories if t.run < (config.repeats or case_set.cases[t.case_id].repeats)]
     evidence = 1 - decisions_cfg.alpha if decisions_cfg.mode == "confidence" else None
     consistency = consistency_json(case_set.cases, planned, evidence, config.judging.budget_s, readings)
     interrupted = interrupted or (stops is not None and stops.requested)  # a stop while judging or measuring
-    if partial:
-        findings.append(policy.Finding(level=policy.Level.INFO, rule="shard",
-                                       message="thresholds are enforced on the merged result (`gate merge`)"))
-    else:
-        measured = frozenset(metrics_mod.dimension_key(case_set.cases[cid]) for cid in (consistency or {}).get("cases", {}))
-        findings += decision.line_findings(computed, config.thresholds, decisions_cfg, measured)
-    pairs = regressions.decide(computed, comparison, alpha=decisions_cfg.alpha, point=decisions_cfg.mode == "point")
-    findings += decision.baseline_notes(comparison) + list(notes or [])
-    findings += decision.pair_findings(pairs, computed, decisions_cfg)
-    if comparison.present and not partial:
-        confirmed = frozenset((d.case_id, d.group) for d in pairs if d.outcome is regressions.PairOutcome.REGRESSED)
-        findings += decision.dimension_regressions(computed, comparison, decisions_cfg, confirmed)
-    if consistency and not partial:
-        from gate.consistency_policy import consistency_findings
-
-        findings += consistency_findings(consistency)
-    unavailable = outage.unavailable(computed, verdicts, decisions_cfg)
-    if unavailable is not None:
-        findings = [f for f in findings if f.rule not in outage.OUTAGE_HIDES] + [unavailable]
-    if interrupted:
-        findings.append(policy.Finding(level=policy.Level.RED_LINE, rule="interrupted",
-                                       message="the run was interrupted: results are partial and never pass"))
-    findings = policy.sort_findings(findings)
-    passed = policy.gate_passed(findings, settings.fail_on) and not interrupted
+    decided = decide(case_set.cases, verdicts, computed, comparison, consistency, thresholds=config.thresholds,
+                     settings=decisions_cfg, fail_on=settings.fail_on, partial=partial, interrupted=interrupted,
+                     notes=notes)
     return GateReport(
         cases=case_set.cases, digest=case_set.digest, verdicts=verdicts, metrics=computed,
-        comparison=comparison, findings=findings, passed=passed, fail_on=settings.fail_on,
+        comparison=comparison, findings=decided.findings, passed=decided.passed, fail_on=settings.fail_on,
         consistency=consistency, identity=identity(config), shard=settings.shard, interrupted=interrupted,
-        decision=decisions_cfg, junit=config.reports.junit, regressions=[] if unavailable else pairs,
-        reruns=count_reruns(case_set.cases, verdicts, config.repeats), unavailable=unavailable is not None,
+        decision=decisions_cfg, junit=config.reports.junit, regressions=decided.pairs,
+        reruns=count_reruns(case_set.cases, verdicts, config.repeats), unavailable=decided.unavailable,
         context=run_context(os.environ), excerpts=excerpts(trajectories, verdicts),
     )
 

@@ -50,7 +50,7 @@ def test_gate_eval_stopped_while_judging_writes_what_it_judged(project: Path, si
                for run in range(RECORDS)]
     (project / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     proc = _gate(project, "eval", "--trajectories", "runs.jsonl", "--json", "out/results.json", "--budget", "1")
-    code, stderr, took = _stop_after(proc, 2.5, signum)
+    code, stderr, took = _stop_after(proc, 4.0, signum)  # well into the 12 s of judging, even on a loaded machine
     assert code == 130, stderr
     assert took < 3  # one record's budget, then the reports
     assert "Traceback" not in stderr

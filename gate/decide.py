@@ -1,0 +1,60 @@
+"""The gate's one decision: every finding, and whether the gate passed, from what was measured —
+a pure function of the metrics, the baseline comparison, the consistency report and the settings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gate import decision, outage, policy, regressions
+from gate.baseline import Comparison
+from gate.case import Case
+from gate.config import DecisionConfig, Thresholds
+from gate.metrics import Metrics, dimension_key
+from gate.policy import Finding, Level
+from gate.verdict import RunVerdict
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the gate found and concluded; ``pairs`` are the per-(case, group) regression decisions
+    (none when the agent was unavailable: its numbers are no evidence)."""
+
+    findings: list[Finding]
+    passed: bool
+    pairs: list[regressions.PairDecision] = field(default_factory=list)
+    unavailable: bool = False
+
+
+def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metrics, comparison: Comparison,
+           consistency: dict[str, Any] | None, *, thresholds: Thresholds, settings: DecisionConfig, fail_on: str,
+           partial: bool = False, interrupted: bool = False, notes: list[Finding] | None = None) -> Decision:
+    """Findings of the seeds' lines (not for a shard: the merged result is judged), the baseline and
+    its regressions, consistency, an outage and an interruption — sorted — and the verdict they give."""
+    findings: list[Finding] = []
+    if partial:
+        findings.append(Finding(level=Level.INFO, rule="shard",
+                                message="thresholds are enforced on the merged result (`gate merge`)"))
+    else:
+        measured = frozenset(dimension_key(cases[cid]) for cid in (consistency or {}).get("cases", {}))
+        findings += decision.line_findings(computed, thresholds, settings, measured)
+    pairs = regressions.decide(computed, comparison, alpha=settings.alpha, point=settings.mode == "point")
+    findings += decision.baseline_notes(comparison) + list(notes or [])
+    findings += decision.pair_findings(pairs, computed, settings)
+    if comparison.present and not partial:
+        confirmed = frozenset((d.case_id, d.group) for d in pairs if d.outcome is regressions.PairOutcome.REGRESSED)
+        findings += decision.dimension_regressions(computed, comparison, settings, confirmed)
+    if consistency and not partial:
+        from gate.consistency_policy import consistency_findings
+
+        findings += consistency_findings(consistency)
+    unavailable = outage.unavailable(computed, verdicts, settings)
+    if unavailable is not None:
+        findings = [f for f in findings if f.rule not in outage.OUTAGE_HIDES] + [unavailable]
+    if interrupted:
+        findings.append(Finding(level=Level.RED_LINE, rule="interrupted",
+                                message="the run was interrupted: results are partial and never pass"))
+    findings = policy.sort_findings(findings)
+    passed = policy.gate_passed(findings, fail_on) and not interrupted
+    return Decision(findings, passed, [] if unavailable else pairs, unavailable is not None)
