@@ -437,6 +437,27 @@ def _enumeration_lines(doc: MarkdownDoc) -> ItemList | None:
     return ItemList("enumeration", tuple(found), found[0].line) if found and (lines > 1 or len(found) > 1) else None
 
 
+# After a lead that states its count and a colon, the picks named in one sentence, 、 between them.
+_INLINE_PART_MAX = 40
+
+
+def _stated_inline(doc: MarkdownDoc) -> ItemList | None:
+    """Picks enumerated inline after a lead stating their count ("我会推荐这 4 款：联想小新 Pro 14（约
+    5499 元）、华为 MateBook 14（¥5,999）、…。"): each part is an item."""
+    for block in doc.flow:
+        if block.kind != "paragraph":
+            continue
+        cut = min((i for i in (block.text.find("："), block.text.find(":")) if i >= 0), default=-1)
+        lead = block.text[:cut] if cut > 0 else ""
+        if not lead or stated_count(lead) is None or notes_lead(lead):
+            continue
+        sentence = re.split(r"[。！？!?\n]", block.text[cut + 1:], maxsplit=1)[0]
+        parts = [part.strip() for part in sentence.split("、")]
+        if len(parts) >= 2 and all(0 < len(part) <= _INLINE_PART_MAX for part in parts):
+            return ItemList("enumeration", tuple(_item(part, part, block.line) for part in parts), block.line)
+    return None
+
+
 def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     """The items of ``answer``'s main structure (see the module docstring)."""
     parsed = parse_answer(answer)
@@ -455,7 +476,7 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     if not main and len(described) == len(candidates):  # only notes: read them, unless one item is described
         main = [c for c in described if not _questions(c) and not _criteria(all_units, c.line)]
     if not main:
-        enumeration = None if candidates else _enumeration_lines(doc)
+        enumeration = None if candidates else (_enumeration_lines(doc) or _stated_inline(doc))
         if enumeration is not None:
             return replace(enumeration, hand_lists=hand)
         single = _single(doc, all_units, [c for c in candidates if not _questions(c) and not _criteria(all_units, c.line)])

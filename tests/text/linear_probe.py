@@ -65,7 +65,7 @@ def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
         "prose-picks": "1. **甲**：好\n\n| 型号 | 降噪 |\n|---|---|\n| 乙 X1 | 强 |\n\n也可以看看乙 X1，**丙** 是更好的选择。\n\n",
         "labelled-tables": "### 主推\n\n| 机型 | 价格 |\n|---|---|\n| 甲 | 1 元 |\n| 乙 | 2 元 |\n\n",
         "titles": "推荐《书》和**《书》**、", "commented-json": "```json\n// 注\n[1]\n```\n",
-        "named-last": "我会选 **X1 C**：\n- 约 9 元，1kg\n\n",
+        "named-last": "我会选 **X1 C**：\n- 约 9 元，1kg\n\n", "inline-stated": "推荐这 3 款：甲（约 1 元）、乙、丙。\n\n",
     }
     def judge_all(trajectory: Trajectory) -> None:
         subject = Subject(trajectory)

@@ -183,3 +183,12 @@ def test_one_pick_named_at_the_end_of_its_lead_is_one_item() -> None:
     assert _names(single) == ["联想 ThinkPad X1 Carbon 2024"]
     several = "推荐下面几款 **高性价比** 笔记本：\n\n- 联想小新 Pro 14，约 5499 元\n- 华为 MateBook 14，约 5999 元\n"
     assert len(extract(several)) == 2
+
+
+def test_picks_enumerated_inline_after_a_stated_count_are_items() -> None:
+    answer = ("如果没有特别的预算限制，我会推荐这 4 款：联想小新 Pro 14（约 5499 元）、华为 MateBook 14（¥5,999）、"
+              "MacBook Air M3（7999 元起）、ThinkPad T14p（7k 左右）。\n\n小新胜在性价比。")
+    found = extract(answer)
+    assert [item.name for item in found.items] == ["联想小新 Pro 14", "华为 MateBook 14", "MacBook Air M3", "ThinkPad T14p"]
+    assert [price.value for item in found.items for price in item.prices] == [5499, 5999, 7999, 7000]
+    assert len(extract("买之前注意这 3 点：预算、重量、续航。")) == 0  # criteria, not picks
