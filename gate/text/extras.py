@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import islice
 
 from gate.text.cues import CLOSING_RE, attribute, notes_label
 from gate.text.entities import SETS_ASIDE_RE as _SETS_ASIDE_RE
@@ -122,6 +123,8 @@ def extra_items(doc: MarkdownDoc, main: ItemList, later: Sequence[ItemList], lea
             for item in candidate.items:
                 if _new(item.name, known, seen):
                     add(item)
+    # the entries of other structures a later clause may recommend again: a bounded number, taken once
+    mentioned = list(islice((item for candidate in later for item in candidate.items), _MENTIONED))
     for block in doc.flow:  # list paragraphs are inside list blocks: only free paragraphs are read here
         if block.kind != "paragraph" or block.line <= end:
             continue
@@ -131,7 +134,7 @@ def extra_items(doc: MarkdownDoc, main: ItemList, later: Sequence[ItemList], lea
                 if _new(name, known, seen):
                     add(_passage_item(name, block.text, block.line))
         elif not CLOSING_RE.match(raw.lstrip()):
-            for item in _recommended_in_prose(raw, block.text, block.line, [i for c in later for i in c.items]):
+            for item in _recommended_in_prose(raw, block.text, block.line, mentioned):
                 if _new(item.name, known, seen):
                     add(item)
     return found
@@ -163,7 +166,7 @@ def _recommended_in_prose(raw: str, text: str, line: int, mentioned: Sequence[It
         if _RECOMMENDS_RE.search(words) is None:
             continue
         folded = fold(words)
-        for item in mentioned[:_MENTIONED]:
+        for item in mentioned:
             name = fold(item.name)
             if len(name) >= 2 and name in folded and not _SETS_ASIDE_RE.search(folded[folded.find(name) + len(name):]):
                 found.append(item)
