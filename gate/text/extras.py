@@ -23,18 +23,20 @@ from gate.text.names import kept_bold, split_name
 from gate.text.prices import find_prices
 from gate.text.terms import fold
 
+# Words that name other picks, in a label or at the start of a passage.
+_OTHER_PICKS = "备选|候补|候选|平替|替代|进阶|升级"
 # Words that open a passage adding to the recommendations. Matched at the start of a passage (after
 # emoji and marks), each alternative a literal or a short bounded class: linear.
 _ADDING_RE = re.compile(
-    r"^[\W_]{0,8}(?:最后|对了|顺带|哦对)?[，,]?\s*(?:另外|此外|其次|还有|再推荐|再补充|补充|加推|额外|顺便|顺路|附近还|备选|候补|候选|彩蛋|bonus|番外|"
-    r"其[他它](?:选择|推荐|备选|可选)|更多(?:选择|推荐)|也可以考虑|也可考虑|也值得|平替|进阶|升级|"
+    r"^[\W_]{0,8}(?:最后|对了|顺带|哦对)?[，,]?\s*(?:另外|此外|其次|还有|再推荐|再补充|补充|加推|额外|顺便|顺路|附近还|彩蛋|bonus|番外|"
+    rf"{_OTHER_PICKS}|其[他它](?:选择|推荐|备选|可选)|更多(?:选择|推荐)|也可以考虑|也可考虑|也值得|"
     r"如果[^，,。\n]{0,8}?(?:预算|时间)|(?:预算|时间)[^，,。\n]{0,4}?(?:充足|宽裕|多|高|允许|够|充裕)|想要更好|追求更好|"
     r"土豪|不差钱)",
     re.IGNORECASE,
 )
 # A label that is itself a recommendation ("备选：森海塞尔 Momentum 4", "🎁 彩蛋推荐：…").
 _LABEL_RE = re.compile(
-    r"^[\W_]{0,8}(?:最后|对了)?(?:备选|候补|候选|彩蛋|bonus|番外|加推|平替|进阶|升级|再?补充一[个家款处本部]|补充推荐|再加一[个家款处]|"
+    rf"^[\W_]{{0,8}}(?:最后|对了)?(?:{_OTHER_PICKS}|彩蛋|bonus|番外|加推|再?补充一[个家款处本部]|补充推荐|再加一[个家款处]|"
     r"附近还可以|顺路(?:还可以)?去?)"
     # "备选（稍超预算，但体验好很多）：" — a remark in brackets before the colon
     r"[^：:，,。\n（(]{0,8}(?:[（(][^）)\n]{0,24}[）)])?[^：:，,。\n]{0,4}[：:]\s*(?P<rest>.*)$",
@@ -88,7 +90,7 @@ def _passage_item(name: str, text: str, line: int) -> Item:
 
 
 # A short label naming other picks anywhere in it ("### 💰 预算再低一点的平替", "升级之选").
-_OTHER_PICKS_LABEL_RE = re.compile(r"^[^，,。；;！!？?\n]{0,16}(?:平替|备选|候补|替代|进阶|升级)[^，,。；;！!？?\n]{0,6}$")
+_OTHER_PICKS_LABEL_RE = re.compile(rf"^[^，,。；;！!？?\n]{{0,16}}(?:{_OTHER_PICKS})[^，,。；;！!？?\n]{{0,6}}$")
 
 
 def _adds(text: str) -> bool:

@@ -384,11 +384,16 @@ _ENTRY_MAX = 16
 _BRACKETED_RE = re.compile(r"【[^【】]{1,10}】")
 
 
+def _colon(text: str) -> int:
+    """Where the first colon (full- or half-width) is, or -1."""
+    return min((i for i in (text.find("："), text.find(":")) if i >= 0), default=-1)
+
+
 def _label_and_entries(line: str) -> tuple[str, str] | None:
     """"乌布地区：A、B、C" or "【近郊周末】A、B" as (label, entries); None for any other line."""
     stripped = line.strip()
     bracket = _BRACKETED_RE.match(stripped)
-    cut = min((i for i in (line.find("："), line.find(":")) if i >= 0), default=-1)
+    cut = _colon(line)
     if bracket is not None and (cut < 0 or cut > bracket.end()):
         label, entries = bracket.group(0), stripped[bracket.end():].strip().rstrip("。").strip()
     elif cut > 0:
@@ -447,7 +452,7 @@ def _stated_inline(doc: MarkdownDoc) -> ItemList | None:
     for block in doc.flow:
         if block.kind != "paragraph":
             continue
-        cut = min((i for i in (block.text.find("："), block.text.find(":")) if i >= 0), default=-1)
+        cut = _colon(block.text)
         lead = block.text[:cut] if cut > 0 else ""
         if not lead or stated_count(lead) is None or notes_lead(lead):
             continue
