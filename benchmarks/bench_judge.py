@@ -21,9 +21,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from gate.commands.judge import JudgeSettings, run_judge
 from gate.loader import load_cases
 from gate.records import read_trajectories
-from gate.semantic.command import JudgeSettings, run_judge
 from gate.semantic.prompt import Limits, build_messages
 from gate.semantic.rubrics import example_trajectory, expected_status, rubrics_of
 

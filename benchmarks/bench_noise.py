@@ -24,9 +24,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from gate import baseline as baseline_mod  # noqa: E402
-from gate.calibrate import record  # noqa: E402
-from gate.check import CheckSettings, run_check  # noqa: E402
+from gate.commands.baseline import record  # noqa: E402
 from gate.config import GateConfig  # noqa: E402
+from gate.pipeline import CheckSettings, run_check  # noqa: E402
 
 
 @dataclass(frozen=True)

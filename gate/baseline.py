@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from gate import safejson
 from gate.atomic import write_json
 from gate.errors import GateError
-from gate.metrics import Metrics, RunCount
+from gate.scoring.metrics import Metrics, RunCount
 from gate.verdict import Status
 from gate.yamlio import dotted
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gate.baseline import Baseline
-from gate.metrics import RunCount
 from gate.percent import percent
+from gate.scoring.metrics import RunCount
 
 
 @dataclass(frozen=True)

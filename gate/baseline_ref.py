@@ -20,7 +20,7 @@ from gate import safejson
 from gate.baseline import Baseline
 from gate.baseline_diff import diff
 from gate.errors import GateError
-from gate.policy import Finding, Level
+from gate.policy.thresholds import Finding, Level
 
 GIT_TIMEOUT_S = 30
 _PR_EVENTS = ("pull_request", "pull_request_target")

@@ -17,7 +17,7 @@ from gate.errors import EXIT_INTERNAL, GateError
 
 if TYPE_CHECKING:
     from gate.baseline import Baseline
-    from gate.check import CheckSettings
+    from gate.pipeline import CheckSettings
     from gate.report.model import GateReport
 
 
@@ -76,7 +76,7 @@ def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget
     interrupted (what was judged by then is still reported).
     """
     from gate.budget import DEFAULT_BUDGET_S
-    from gate.evalrun import run_eval
+    from gate.commands.eval import run_eval
 
     budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
     sys.exit(run_eval(Path(cases_dir), _existing(trajectories, "trajectory file"), json_out, budget,
@@ -96,7 +96,7 @@ def validate_command(cases_dir: str | None, config_path: str | None) -> None:
     from gate.config import load_config, salvage_config
     from gate.errors import GateErrors
     from gate.loader import load_cases
-    from gate.validate import check_examples
+    from gate.selftest import check_examples
 
     unusable: list[GateError] = []
     try:
@@ -155,8 +155,8 @@ def _gate_options(command: Callable[..., None]) -> Callable[..., None]:
 
 def _settings(config_path: str | None, baseline_path: str | None, out_dir: str | None, fail_on: str | None,
               baseline_ref: str | None, shard: str | None = None, no_cache: bool = False) -> CheckSettings:
-    from gate.check import CheckSettings
     from gate.config import load_config, without_cache
+    from gate.pipeline import CheckSettings
     from gate.shard import parse_shard
 
     config = load_config(config_path)
@@ -173,7 +173,7 @@ def _settings(config_path: str | None, baseline_path: str | None, out_dir: str |
 
 
 def _finish(report: GateReport, paths: dict[str, Path]) -> NoReturn:
-    from gate.check import exit_code
+    from gate.pipeline import exit_code
     from gate.report.terminal import summary
 
     click.echo(summary(report, paths))
@@ -190,7 +190,7 @@ def check_command(config_path: str | None, baseline_path: str | None, out_dir: s
 
     Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error.
     """
-    from gate.check import run_check
+    from gate.pipeline import run_check
 
     _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, shard, no_cache)))
 
@@ -223,14 +223,14 @@ def baseline_update_command(config_path: str | None, results_path: str | None, o
     target = Path(out_path) if out_path else config.resolve(config.baseline)
     old = baseline.load(target)  # a corrupt one is an error before any agent call
     if runs is not None:
-        from gate.calibrate import describe, record
+        from gate.commands.baseline import describe, record
 
         if results_path:
             raise GateError("--runs records fresh runs; it cannot be combined with --results")
         made, total = record(config, runs or config.decision.baseline_runs)
         click.echo(describe(made.calibration or {}))
     else:
-        from gate.merge import read_results
+        from gate.commands.merge import read_results
 
         source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
         document = read_results(source)
@@ -267,7 +267,7 @@ def _guard_lowering(old: Baseline | None, new: Baseline, accept: bool, target: P
 def merge_command(files: tuple[str, ...], config_path: str | None, baseline_path: str | None,
                   out_dir: str | None, fail_on: str | None, baseline_ref: str | None) -> None:
     """Merge shard results (results.json files) into one result set and one report."""
-    from gate.merge import merge_shards
+    from gate.commands.merge import merge_shards
 
     _finish(*merge_shards([Path(f) for f in files],
                           _settings(config_path, baseline_path, out_dir, fail_on, baseline_ref)))
@@ -277,7 +277,7 @@ def merge_command(files: tuple[str, ...], config_path: str | None, baseline_path
 @click.option("--markdown", is_flag=True, help="Print the README's checker table.")
 def checkers_command(markdown: bool) -> None:
     """List the registered checkers and their parameters."""
-    from gate.docs import checker_table
+    from gate.commands.checkers import checker_table
 
     click.echo(checker_table(markdown=markdown))
 
@@ -300,7 +300,7 @@ def comment_command(body_file: str | None, config_path: str | None, pr: int | No
     """
     import os
 
-    from gate.github import commentcmd
+    from gate.commands import comment as commentcmd
 
     body = commentcmd.read_body(body_file, config_path)
     target = commentcmd.resolve_target(os.environ, pr)
@@ -320,7 +320,7 @@ def init_command(adapter: str, directory: str) -> None:
     """Write a starting point: gate.yaml (commented), one case with pass/fail examples, a starter
     agent for the adapter, a workflow, schemas for editors, .gitignore entries. Refuses to
     overwrite an existing file (exit 2, nothing written)."""
-    from gate.scaffold import init
+    from gate.commands.init import init
 
     target = Path(directory)
     for path in init(target, adapter):
@@ -359,7 +359,7 @@ def run_command(config_path: str | None, out_path: str | None, shard: str | None
     Exits 0 once written (failed agent calls are recorded as errors); 130 when interrupted, after
     writing what finished; 2 on unusable input.
     """
-    from gate.runner.collect import RunSettings, run_collect
+    from gate.commands.run import RunSettings, run_collect
     from gate.shard import parse_shard
 
     settings = RunSettings(config=config_path, out=out_path, shard=parse_shard(shard) if shard else None,
@@ -368,7 +368,7 @@ def run_command(config_path: str | None, out_path: str | None, shard: str | None
 
 
 def _register_semantic_tier() -> None:
-    from gate.semantic.cli import judge_command, review_group
+    from gate.cli_semantic import judge_command, review_group
 
     main.add_command(judge_command)
     main.add_command(review_group)

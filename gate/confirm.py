@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gate import baseline as baseline_mod
-from gate import metrics as metrics_mod
-from gate import regressions
 from gate.baseline import Baseline
 from gate.config import GateConfig
 from gate.evaluate import Judgements, evaluate
 from gate.interrupts import StopRequests
 from gate.jobs import Job
 from gate.loader import CaseSet
-from gate.readings import Readings
+from gate.policy import regressions
 from gate.runner import RunOutcome, run_jobs
+from gate.scoring import metrics as metrics_mod
+from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
 
@@ -52,7 +52,7 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
     stopped = outcome.interrupted or (stops is not None and stops.requested)
     if settings.mode == "point" or not settings.confirm_runs or base is None or stopped:
         return trajectories, verdicts, stopped, outcome.cache_hits
-    from gate.outage import unavailable
+    from gate.policy.outage import unavailable
 
     if unavailable(metrics_mod.compute(cases, verdicts), verdicts, settings) is not None:
         return trajectories, verdicts, False, outcome.cache_hits  # rerunning an agent that is down only costs timeouts

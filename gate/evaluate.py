@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from gate.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
-from gate.readings import Readings
+from gate.scoring.readings import Readings
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, Outcome, RunVerdict, Status, combine

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from gate import baseline, decision
+from gate import baseline
 from gate.config import DecisionConfig
 from gate.errors import GateError
-from gate.metrics import CaseOutcome, GroupMetrics, Metrics, RunCount
+from gate.policy import evidence as decision
+from gate.scoring.metrics import CaseOutcome, GroupMetrics, Metrics, RunCount
 from gate.verdict import Status
 
 POINT = DecisionConfig(mode="point")

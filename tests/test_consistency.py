@@ -10,7 +10,8 @@ from typing import Any, get_args
 import pytest
 
 from gate.case import Case, Consistency, ConsistencyBounds
-from gate.consistency import (
+from gate.loader import load_cases
+from gate.scoring.consistency import (
     CaseConsistency,
     ConsistencyField,
     CurvePolicy,
@@ -22,7 +23,6 @@ from gate.consistency import (
     level,
     mode_frequency,
 )
-from gate.loader import load_cases
 from gate.trajectory import Group, ToolCall, Trajectory
 
 CASES_X = Path(__file__).resolve().parents[1] / "cases" / "x"
@@ -335,7 +335,7 @@ def test_report_values_are_rounded_to_four_places() -> None:
 
 
 def test_the_curve_is_undecided_until_the_hardest_task_ran_in_both_groups() -> None:
-    from gate.consistency import degradation_curve
+    from gate.scoring.consistency import degradation_curve
 
     cases = {cid: case(case_id=cid) for cid in ("X-CD-01", "X-CD-02", "X-CD-03")}
     aggregate = case(case_id="X-CD-04").model_copy(update={"aggregate": ("X-CD-01", "X-CD-02", "X-CD-03")})
@@ -383,9 +383,9 @@ def test_a_missing_b_gain_fails_only_when_the_runs_show_it() -> None:
 
 def test_fields_read_while_judging_are_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """The consistency pass reads each run's fields from the parse its checkers made, once."""
-    from gate import readings as readings_mod
-    from gate.check import consistency_json, judge
     from gate.loader import load_cases
+    from gate.pipeline import consistency_json, judge
+    from gate.scoring import readings as readings_mod
 
     cases = load_cases(Path(__file__).resolve().parents[1] / "cases").cases
     case = next(c for c in cases.values() if c.consistency is not None)

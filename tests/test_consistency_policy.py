@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gate.consistency_policy import consistency_findings
+from gate.policy.consistency import consistency_findings
 
 
 def test_consistency_gain_and_curve_findings() -> None:

@@ -9,9 +9,9 @@ import pytest
 
 from gate.baseline import compare, from_metrics
 from gate.config import DecisionConfig, Thresholds
-from gate.decide import decide
 from gate.loader import load_cases
-from gate.metrics import compute
+from gate.policy.decide import decide
+from gate.scoring.metrics import compute
 from gate.verdict import RunVerdict, Status
 
 CASES = load_cases(Path(__file__).resolve().parents[1] / "cases").cases

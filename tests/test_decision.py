@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from gate import decision, regressions
 from gate.baseline import Comparison
 from gate.config import DecisionConfig, Thresholds
-from gate.metrics import CaseOutcome, GroupMetrics, Metrics, RunCount
-from gate.regressions import PairOutcome
+from gate.policy import evidence as decision
+from gate.policy import regressions
+from gate.policy.regressions import PairOutcome
+from gate.scoring.metrics import CaseOutcome, GroupMetrics, Metrics, RunCount
 from gate.verdict import Status
 
 CONFIDENCE = DecisionConfig()

@@ -13,13 +13,13 @@ import pytest
 
 from gate.case import Case
 from gate.config import load_config
-from gate.consistency import compute_all
 from gate.evaluate import evaluate
 from gate.jobs import Job, build_request
 from gate.loader import CaseSet, load_cases
-from gate.metrics import Attribution, Metrics, compute
-from gate.policy import at_least
+from gate.policy.thresholds import at_least
 from gate.records import read_trajectories
+from gate.scoring.consistency import compute_all
+from gate.scoring.metrics import Attribution, Metrics, compute
 from gate.trajectory import Trajectory
 from gate.verdict import Status
 

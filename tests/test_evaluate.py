@@ -87,7 +87,7 @@ def test_a_checker_that_crashes_is_an_error_and_does_not_hide_the_others(monkeyp
 def test_a_repeat_that_answered_the_same_is_judged_once_and_keeps_its_own_run(monkeypatch: pytest.MonkeyPatch) -> None:
     from gate import evaluate as evaluate_mod
     from gate.loader import load_cases
-    from gate.readings import Readings
+    from gate.scoring.readings import Readings
 
     cases = load_cases(__import__("pathlib").Path(__file__).resolve().parents[1] / "cases").cases
     judged: list[int] = []

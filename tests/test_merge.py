@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from gate.check import CheckSettings
+from gate.commands.merge import merge_shards, read_results
 from gate.config import GateConfig
 from gate.errors import GateError
-from gate.merge import merge_shards, read_results
+from gate.pipeline import CheckSettings
 
 
 def shard(tmp_path: Path, name: str, **fields: object) -> Path:

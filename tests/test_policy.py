@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gate.config import Thresholds
-from gate.metrics import GroupMetrics
-from gate.policy import Level, dimension_findings, gate_passed, skill_explicit_findings, sort_findings
+from gate.policy.thresholds import Level, dimension_findings, gate_passed, skill_explicit_findings, sort_findings
+from gate.scoring.metrics import GroupMetrics
 
 
 def group(passed: int, judged: int) -> GroupMetrics:

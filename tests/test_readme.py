@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate.docs import checker_table
+from gate.commands.checkers import checker_table
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from gate import stats
-from gate.stats import (
+from gate.scoring import stats
+from gate.scoring.stats import (
     binomial_cdf,
     fisher_less,
     fisher_min_attainable,

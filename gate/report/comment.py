@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gate.metrics import GroupMetrics
 from gate.percent import percent
-from gate.policy import Finding, Level
+from gate.policy.thresholds import Finding, Level
 from gate.report.markdown_safe import inline, own
 from gate.report.model import GateReport
 from gate.results import sort_verdicts
+from gate.scoring.metrics import GroupMetrics
 from gate.verdict import RunVerdict, Status
 
 MAX_BYTES = 65_000
@@ -38,7 +38,7 @@ def _pts(value: float | None) -> str:
 
 
 def _cell(report: GateReport, m: GroupMetrics | None) -> str:
-    from gate.decision import cell
+    from gate.policy.evidence import cell
 
     return cell(m, 1 - report.decision.alpha)
 
@@ -163,7 +163,7 @@ def _failing_lines(verdict: RunVerdict) -> list[str]:
 
 def newly_failing_section(report: GateReport) -> list[str]:
     """Regressions with their evidence: confirmed, inconclusive, then the flakes reruns cleared."""
-    from gate.regressions import PairOutcome
+    from gate.policy.regressions import PairOutcome
 
     decided = {(d.case_id, d.group): d for d in report.regressions}
     pairs = sorted(set(report.comparison.newly_failing)

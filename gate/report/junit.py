@@ -17,11 +17,11 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from gate.metrics import dimension_key
-from gate.policy import FAIL_ON, Finding, Level, rank
+from gate.policy.thresholds import FAIL_ON, Finding, Level, rank
 from gate.report.model import GateReport
 from gate.results import sort_verdicts
 from gate.sanitize import one_line, xml_safe
+from gate.scoring.metrics import dimension_key
 from gate.verdict import RunVerdict, Status
 
 

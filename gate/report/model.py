@@ -8,10 +8,10 @@ from typing import Any
 from gate.baseline import Comparison
 from gate.case import Case
 from gate.config import DecisionConfig, JunitConfig
-from gate.metrics import Metrics
-from gate.policy import Finding
-from gate.regressions import PairDecision
+from gate.policy.regressions import PairDecision
+from gate.policy.thresholds import Finding
 from gate.results import results_document
+from gate.scoring.metrics import Metrics
 from gate.verdict import RunVerdict, Status
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate.policy import Finding, Level
+from gate.policy.thresholds import Finding, Level
 from gate.report.model import GateReport
 from gate.sanitize import one_line
 from gate.verdict import Status
@@ -17,7 +17,7 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
     """Dimension table, findings worth reading, the verdict and where the reports are."""
     from tabulate import tabulate
 
-    from gate.decision import cell
+    from gate.policy.evidence import cell
 
     confidence = 1 - report.decision.alpha
     rows = []

@@ -12,8 +12,9 @@ from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
 from gate.config import JudgePrice
 from gate.evaluate import evaluate
-from gate.metrics import dimension_key
 from gate.sanitize import xml_safe
+from gate.scoring.metrics import dimension_key
+from gate.scoring.stats import wilson_interval
 from gate.semantic.client import Sample
 from gate.semantic.document import (
     ConstraintRecord,
@@ -29,7 +30,6 @@ from gate.semantic.document import (
 from gate.semantic.engine import Answers, Ask
 from gate.semantic.reviews import Reviews, apply_reviews
 from gate.semantic.vote import Tally, tally
-from gate.stats import wilson_interval
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome, RunVerdict, Status
 

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from gate.github import commentcmd
+from gate.commands import comment as commentcmd
 from gate.github.api import RetryPolicy
 
 from .fake_github import FakeGitHub, serve

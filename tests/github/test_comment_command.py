@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from gate.cli import main
+from gate.commands import comment as commentcmd
 from gate.errors import GateError
-from gate.github import commentcmd
 from gate.github.comment import COMMENT_MARKER, MAX_BODY_BYTES
 
 from .fake_github import PREFIX, REPO, TOKEN, FakeGitHub, Fault

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gate.check import CheckSettings, build_report, load_baseline
 from gate.config import GateConfig
 from gate.loader import load_cases
+from gate.pipeline import CheckSettings, build_report, load_baseline
 from gate.report.model import GateReport
 from gate.trajectory import Trajectory
 

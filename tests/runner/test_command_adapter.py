@@ -145,7 +145,7 @@ def test_a_daemon_that_escapes_the_process_group_is_stopped_and_leaves_no_unclos
     import sys
     import warnings
 
-    from gate.runner import command
+    from gate.runner.adapters import command
 
     monkeypatch.setattr(command, "_REAP_S", 3.0)
     script = tmp_path / "agent.py"

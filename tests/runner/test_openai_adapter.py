@@ -8,7 +8,7 @@ import pytest
 
 from gate.errors import GateError
 from gate.runner import run_jobs
-from gate.runner.chat import endpoint_url
+from gate.runner.adapters.openai import endpoint_url
 
 from .conftest import Sleeps, agent, jobs_of
 from .loopback import Reply, Seen, serve
@@ -250,7 +250,7 @@ def test_bad_tool_declarations_are_refused_before_any_call(tmp_path: Path, tools
     ],
 )
 def test_a_transcript_and_a_chat_response_decode_the_same_arguments(arguments: Any, decoded: dict[str, Any]) -> None:
-    from gate.runner.chat import _parse_tool_call
+    from gate.runner.adapters.openai import _parse_tool_call
     from gate.trajectory import derive_from_messages
 
     call = {"id": "c1", "type": "function", "function": {"name": "maps_weather", "arguments": arguments}}
@@ -259,8 +259,8 @@ def test_a_transcript_and_a_chat_response_decode_the_same_arguments(arguments: A
 
 
 def test_arguments_of_a_wrong_type_are_the_harness_fault_in_both_readers() -> None:
+    from gate.runner.adapters.openai import _parse_tool_call
     from gate.runner.base import AgentError
-    from gate.runner.chat import _parse_tool_call
     from gate.trajectory import derive_from_messages
 
     call = {"id": "c1", "type": "function", "function": {"name": "maps_weather", "arguments": [1, 2]}}

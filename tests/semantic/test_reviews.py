@@ -217,7 +217,7 @@ def test_validate_checks_the_reviews_file(project: Path) -> None:
 
 def test_the_reviewer_is_named_by_option_environment_git_or_login(monkeypatch: pytest.MonkeyPatch,
                                                                    tmp_path: Path) -> None:
-    from gate.semantic.review_cmd import reviewer_name
+    from gate.commands.review import reviewer_name
 
     monkeypatch.setenv("GATE_REVIEWER", "韩梅梅")
     assert reviewer_name("李雷") == "李雷" and reviewer_name(None) == "韩梅梅"

@@ -20,7 +20,7 @@ def fill(unit: str, size: int) -> str:
 
 
 def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
-    from gate import consistency_fields
+    from gate.scoring import fields as consistency_fields
     from gate.text import cues, days, jsonanswer, names, prices, sentences, terms, units
 
     sony = terms.expand([], ["sony"])

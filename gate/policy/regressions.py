@@ -15,8 +15,8 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict
 
 from gate.baseline import Comparison
-from gate.metrics import Metrics, RunCount
-from gate.stats import fisher_less, fisher_min_attainable, tarone_bonferroni
+from gate.scoring.metrics import Metrics, RunCount
+from gate.scoring.stats import fisher_less, fisher_min_attainable, tarone_bonferroni
 
 MAX_RUNS_NEEDED = 100
 """Beyond this many more runs, "what would decide it" is the baseline, not the check."""

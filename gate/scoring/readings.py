@@ -8,7 +8,7 @@ from functools import partial
 
 from gate.budget import BudgetExceeded, enforced
 from gate.case import Case, Consistency
-from gate.consistency_fields import extract_from
+from gate.scoring.fields import extract_from
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 

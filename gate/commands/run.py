@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from gate.check import select_cases
 from gate.config import load_config, without_cache
 from gate.errors import EXIT_INTERRUPTED
 from gate.jobs import plan
 from gate.loader import load_cases
+from gate.pipeline import select_cases
 from gate.records import write_trajectories
 from gate.runner.engine import RunOutcome, run_jobs
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gate.percent import percent
-from gate.policy import Finding, Level
+from gate.policy.thresholds import Finding, Level
 
 _LEVEL = {"fail": Level.ERROR, "warn": Level.WARNING}
 

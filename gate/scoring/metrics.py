@@ -94,7 +94,7 @@ class GroupMetrics(BaseModel):
         """Wilson interval of the case pass rate over the effective runs. The golden cases are a
         fixed set, so the uncertainty is the agent's run-to-run randomness; the binomial variance
         bounds that of cases with different rates, so the interval errs on the wide side."""
-        from gate.stats import wilson_interval
+        from gate.scoring.stats import wilson_interval
 
         if not self.case_counts:
             return None

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import math
 
-from gate import policy
 from gate.baseline import Comparison
 from gate.config import DecisionConfig, Thresholds
-from gate.metrics import GroupMetrics, Metrics
 from gate.percent import percent
-from gate.policy import Finding, Level, at_least
-from gate.regressions import PairDecision, PairOutcome
-from gate.stats import (
+from gate.policy import thresholds as policy
+from gate.policy.regressions import PairDecision, PairOutcome
+from gate.policy.thresholds import Finding, Level, at_least
+from gate.scoring.metrics import GroupMetrics, Metrics
+from gate.scoring.stats import (
     newcombe_interval,
     runs_to_exclude,
     stratified_exact_less,

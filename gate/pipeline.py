@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from gate import baseline as baseline_mod
-from gate import metrics as metrics_mod
-from gate import policy
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
 from gate.config import GateConfig
@@ -23,8 +21,10 @@ from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAIL
 from gate.evaluate import Judgements
 from gate.interrupts import StopRequests, stop_requests
 from gate.loader import CaseSet, load_cases
-from gate.readings import Readings
+from gate.policy import thresholds as policy
 from gate.report.model import GateReport
+from gate.scoring import metrics as metrics_mod
+from gate.scoring.readings import Readings
 from gate.shard import select_shard
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict, Status
@@ -97,7 +97,7 @@ def judge(cases: dict[str, Case], trajectories: list[Trajectory], budget_s: floa
 
 def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory], confidence: float | None = None,
                      budget_s: float | None = DEFAULT_BUDGET_S, readings: Readings | None = None) -> dict[str, Any] | None:
-    from gate.consistency import compute_all
+    from gate.scoring.consistency import compute_all
 
     report = compute_all(cases, trajectories, confidence=confidence, budget_s=budget_s, readings=readings)
     data = report.as_json()
@@ -124,7 +124,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
                  stops: StopRequests | None = None, readings: Readings | None = None) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent.
     ``readings``: the consistency fields of runs already judged (as ``verdicts`` were)."""
-    from gate.decide import decide
+    from gate.policy.decide import decide
 
     config = settings.config
     decisions_cfg = config.decision

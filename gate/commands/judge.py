@@ -116,9 +116,9 @@ def _recorded(settings: JudgeSettings, loaded: Loaded) -> list[Trajectory]:
 
 def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory], bool]:
     """Run the agent on the chosen cases with rubrics (selected by tags like `gate check`)."""
-    from gate.check import select_cases
     from gate.config import without_cache
     from gate.jobs import plan
+    from gate.pipeline import select_cases
     from gate.runner import run_jobs
 
     config = loaded.config

@@ -16,10 +16,10 @@ from pydantic import BaseModel, ConfigDict
 
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case, Consistency, ConsistencyBounds
-from gate.consistency_fields import ConsistencyField, extract, mode, mode_frequency
+from gate.scoring.fields import ConsistencyField, extract, mode, mode_frequency
 
 __all__ = ["ConsistencyReport", "case_consistency", "compute_all", "degradation_curve", "extract", "mode_frequency"]
-from gate.readings import Readings
+from gate.scoring.readings import Readings
 from gate.trajectory import Group, Trajectory
 
 Level = Literal["pass", "warn", "fail"]
@@ -87,14 +87,14 @@ def level(value: float | None, bounds: ConsistencyBounds | None, upper: float | 
 
 
 def _interval(value: float, outputs: int, confidence: float) -> tuple[float, float]:
-    from gate.stats import wilson_interval
+    from gate.scoring.stats import wilson_interval
 
     return wilson_interval(value * outputs, outputs, confidence)
 
 
 def _difference(x: float, nx: int, y: float, ny: int, confidence: float) -> tuple[float, float]:
     """The interval of y − x, each a share of its own runs."""
-    from gate.stats import newcombe_interval
+    from gate.scoring.stats import newcombe_interval
 
     return newcombe_interval(x, nx, y, ny, confidence)
 

@@ -8,8 +8,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from gate.config import Thresholds
-from gate.metrics import GroupMetrics, Metrics
 from gate.percent import percent
+from gate.scoring.metrics import GroupMetrics, Metrics
 
 _EPS = 1e-9
 

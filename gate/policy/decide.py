@@ -7,12 +7,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gate import decision, outage, policy, regressions
 from gate.baseline import Comparison
 from gate.case import Case
 from gate.config import DecisionConfig, Thresholds
-from gate.metrics import Metrics, dimension_key
-from gate.policy import Finding, Level
+from gate.policy import evidence as decision
+from gate.policy import outage, regressions
+from gate.policy import thresholds as policy
+from gate.policy.thresholds import Finding, Level
+from gate.scoring.metrics import Metrics, dimension_key
 from gate.verdict import RunVerdict
 
 
@@ -46,7 +48,7 @@ def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metr
         confirmed = frozenset((d.case_id, d.group) for d in pairs if d.outcome is regressions.PairOutcome.REGRESSED)
         findings += decision.dimension_regressions(computed, comparison, settings, confirmed)
     if consistency and not partial:
-        from gate.consistency_policy import consistency_findings
+        from gate.policy.consistency import consistency_findings
 
         findings += consistency_findings(consistency)
     unavailable = outage.unavailable(computed, verdicts, settings)

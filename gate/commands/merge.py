@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from gate import safejson
-from gate.check import CheckSettings, build_report, identity, reference_baseline, write_reports
 from gate.errors import GateError
 from gate.loader import load_cases
+from gate.pipeline import CheckSettings, build_report, identity, reference_baseline, write_reports
 from gate.records import read_trajectories
 from gate.report.model import GateReport
 from gate.results import SCHEMA

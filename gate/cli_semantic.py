@@ -37,7 +37,7 @@ def judge_command(config_path: str | None, trajectories: str | None, results: st
     1 under --fail-under, 2 on unusable input, 4 when the endpoint answered no sample, 130 when
     interrupted (the reports so far are written).
     """
-    from gate.semantic.command import JudgeSettings
+    from gate.commands.judge import JudgeSettings
 
     if trajectories and results:
         raise click.UsageError("give --trajectories or --results, not both")
@@ -53,7 +53,7 @@ def judge_command(config_path: str | None, trajectories: str | None, results: st
         from gate.semantic.calibration import run_calibrate
 
         sys.exit(run_calibrate(settings))
-    from gate.semantic.command import run_judge
+    from gate.commands.judge import run_judge
 
     sys.exit(run_judge(settings))
 
@@ -69,7 +69,7 @@ def review_group(ctx: click.Context, config_path: str | None, queue_path: str | 
     stopped; each overrides the rule or judge verdict on that exact trajectory from then on."""
     ctx.obj = {"config": config_path, "queue": queue_path, "reviewer": reviewer}
     if ctx.invoked_subcommand is None:
-        from gate.semantic.review_cmd import walk
+        from gate.commands.review import walk
 
         sys.exit(walk(config_path, queue_path, reviewer))
 
@@ -84,7 +84,7 @@ def review_group(ctx: click.Context, config_path: str | None, queue_path: str | 
 def review_set_command(ctx: click.Context, trajectory: str, case_id: str, constraint: str, verdict: str,
                        note: str) -> None:
     """Record one human verdict without the walk (the queue fills in the rule and judge verdicts)."""
-    from gate.semantic.review_cmd import record_one
+    from gate.commands.review import record_one
 
     options = ctx.obj or {}
     sys.exit(record_one(options.get("config"), options.get("queue"), options.get("reviewer"),

@@ -8,8 +8,8 @@ the agent or the skill for answers it never gave.
 from __future__ import annotations
 
 from gate.config import DecisionConfig
-from gate.metrics import Metrics
-from gate.policy import Finding, Level
+from gate.policy.thresholds import Finding, Level
+from gate.scoring.metrics import Metrics
 from gate.trajectory import UNREACHABLE
 from gate.verdict import RunVerdict
 

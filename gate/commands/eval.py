@@ -6,17 +6,17 @@ from pathlib import Path
 
 import click
 
-from gate import metrics as metrics_mod
 from gate.atomic import write_json
 from gate.budget import DEFAULT_BUDGET_S
-from gate.check import consistency_json, judge
 from gate.errors import EXIT_INTERRUPTED
 from gate.interrupts import stop_requests
 from gate.loader import load_cases
-from gate.readings import Readings
+from gate.pipeline import consistency_json, judge
 from gate.records import read_trajectories
 from gate.report.table import verdict_table
 from gate.results import results_document
+from gate.scoring import metrics as metrics_mod
+from gate.scoring.readings import Readings
 
 
 def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,

@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from gate import baseline as baseline_mod
-from gate import metrics as metrics_mod
-from gate.check import identity, select_cases
 from gate.config import GateConfig
 from gate.confirm import judge_for, judged
 from gate.errors import GateError
 from gate.jobs import plan
 from gate.loader import load_cases
-from gate.metrics import Metrics
-from gate.stats import runs_for_power
+from gate.pipeline import identity, select_cases
+from gate.scoring import metrics as metrics_mod
+from gate.scoring.metrics import Metrics
+from gate.scoring.stats import runs_for_power
 
 
 def record(config: GateConfig, runs: int) -> tuple[baseline_mod.Baseline, int]:

@@ -1,0 +1,1 @@
+"""Measure: pass rates, consistency and the fields it compares, statistics — numbers only, no verdict on the gate."""
