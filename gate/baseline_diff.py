@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from gate.baseline import Baseline
 from gate.percent import percent
-from gate.scoring.metrics import RunCount
+from gate.verdict import RunCount
 
 
 @dataclass(frozen=True)

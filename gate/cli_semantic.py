@@ -50,7 +50,7 @@ def judge_command(config_path: str | None, trajectories: str | None, results: st
                              case_ids=case_ids, tags=tags, all_cases=all_cases, url=url, model=model,
                              samples=samples, fail_under=fail_under, no_cache=no_cache)
     if calibrate:
-        from gate.semantic.calibration import run_calibrate
+        from gate.commands.calibrate import run_calibrate
 
         sys.exit(run_calibrate(settings))
     from gate.commands.judge import run_judge

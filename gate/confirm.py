@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gate import baseline as baseline_mod
 from gate.baseline import Baseline
 from gate.config import GateConfig
 from gate.evaluate import Judgements, evaluate
@@ -20,6 +19,7 @@ from gate.loader import CaseSet
 from gate.policy import regressions
 from gate.runner import RunOutcome, run_jobs
 from gate.scoring import metrics as metrics_mod
+from gate.scoring.comparison import compare
 from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
@@ -62,7 +62,7 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
     cached = outcome.cache_hits
     for done in range(settings.confirm_runs):
         computed = metrics_mod.compute(cases, verdicts)
-        comparison = baseline_mod.compare(base, computed, case_set.digest)
+        comparison = compare(base, computed, case_set.digest)
         pending = regressions.still_open(computed, comparison, alpha=settings.alpha,
                                          remaining=settings.confirm_runs - done)
         if not pending:

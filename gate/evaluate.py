@@ -4,17 +4,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Protocol
 
 from gate.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
-from gate.scoring.readings import Readings
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, Outcome, RunVerdict, Status, combine
 
 Rubrics = Mapping[int, Outcome]
 """Outcomes of rubric constraints, keyed by ``id()`` of the rubric's Constraint node."""
+
+
+
+class Readings(Protocol):
+    """What keeps each run's consistency fields while it is judged (gate.scoring.readings.Readings):
+    judging only hands it the parsed subject, so the reading stays with what measures it."""
+
+    def keep(self, case: Case, subject: Subject, budget_s: float | None) -> None: ...
+
+    def copy(self, first: Trajectory, repeat: Trajectory) -> None: ...
+
 
 UNJUDGED = Outcome(status=Status.SKIPPED, detail="semantic: judged by rubric, not gated")
 

@@ -24,6 +24,7 @@ from gate.loader import CaseSet, load_cases
 from gate.policy import thresholds as policy
 from gate.report.model import GateReport
 from gate.scoring import metrics as metrics_mod
+from gate.scoring.comparison import compare
 from gate.scoring.readings import Readings
 from gate.shard import select_shard
 from gate.trajectory import Trajectory
@@ -131,7 +132,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     readings = Readings() if readings is None else readings
     verdicts = judge(case_set.cases, trajectories, config.judging.budget_s, stops, readings) if verdicts is None else verdicts
     computed = metrics_mod.compute(case_set.cases, verdicts)
-    comparison = baseline_mod.compare(base, computed, case_set.digest, identity(config))
+    comparison = compare(base, computed, case_set.digest, identity(config))
     partial = settings.shard is not None
     # Consistency is measured over the planned repeats: confirm reruns only weigh a regression.
     planned = [t for t in trajectories if t.run < (config.repeats or case_set.cases[t.case_id].repeats)]

@@ -94,3 +94,20 @@ def combine(statuses: list[Status]) -> Status:
     if Status.ERROR in judged:
         return Status.ERROR
     return Status.PASS
+
+
+class RunCount(BaseModel):
+    """Passing runs out of judged runs of one (case, group); skipped runs are not judged."""
+
+    model_config = ConfigDict(frozen=True)
+
+    passed: int = 0
+    judged: int = 0
+
+    @property
+    def rate(self) -> float | None:
+        return self.passed / self.judged if self.judged else None
+
+    def shown(self) -> str:
+        """"2 of 3 runs" — the count a reviewer reads to tell flaky from broken."""
+        return f"{self.passed} of {self.judged} run{'s' if self.judged != 1 else ''}"

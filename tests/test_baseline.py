@@ -11,8 +11,9 @@ from gate import baseline
 from gate.config import DecisionConfig
 from gate.errors import GateError
 from gate.policy import evidence as decision
-from gate.scoring.metrics import CaseOutcome, GroupMetrics, Metrics, RunCount
-from gate.verdict import Status
+from gate.scoring.comparison import compare
+from gate.scoring.metrics import CaseOutcome, GroupMetrics, Metrics
+from gate.verdict import RunCount, Status
 
 POINT = DecisionConfig(mode="point")
 
@@ -40,7 +41,7 @@ def recorded(digest: str = "sha256:x") -> baseline.Baseline:
 def test_newly_failing_and_newly_passing() -> None:
     now = metrics({"B3-QC-01": {"A": Status.PASS, "B": Status.FAIL}, "B3-QC-02": {"A": Status.PASS, "B": Status.PASS}},
                   {"A": (2, 2), "B": (1, 2)})
-    comparison = baseline.compare(recorded(), now, "sha256:x")
+    comparison = compare(recorded(), now, "sha256:x")
     assert comparison.newly_failing == (("B3-QC-01", "B"),)
     assert comparison.newly_passing == (("B3-QC-02", "B"),)
     assert not comparison.stale
@@ -49,27 +50,27 @@ def test_newly_failing_and_newly_passing() -> None:
 
 def test_an_agent_error_where_the_baseline_passed_is_newly_failing() -> None:
     now = metrics({"B3-QC-01": {"A": Status.ERROR, "B": Status.PASS}}, {"A": (1, 2), "B": (1, 2)})
-    comparison = baseline.compare(recorded(), now, "sha256:x")
+    comparison = compare(recorded(), now, "sha256:x")
     assert comparison.newly_failing == (("B3-QC-01", "A"),)
 
 
 def test_point_mode_dimension_below_its_baseline_is_a_regression_but_equal_is_not() -> None:
     now = metrics({}, {"A": (1, 2), "B": (1, 2)})
-    found = decision.dimension_regressions(now, baseline.compare(recorded(), now, "sha256:x"), POINT)
+    found = decision.dimension_regressions(now, compare(recorded(), now, "sha256:x"), POINT)
     assert [(f.rule, f.group) for f in found] == [("dimension-regression", "A")]
     assert found[0].value == 0.5 and found[0].threshold == 1.0
 
 
 def test_stale_baseline_is_reported() -> None:
     now = metrics({}, {"A": (2, 2), "B": (1, 2)})
-    found = decision.baseline_notes(baseline.compare(recorded("sha256:old"), now, "sha256:new"))
+    found = decision.baseline_notes(compare(recorded("sha256:old"), now, "sha256:new"))
     assert [(f.level.value, f.rule) for f in found] == [("warning", "stale-baseline")]
 
 
 def test_missing_baseline_is_a_first_run_note(tmp_path: Path) -> None:
     assert baseline.load(tmp_path / "none.json") is None
     now = metrics({}, {"A": (2, 2)})
-    found = decision.baseline_notes(baseline.compare(None, now, "sha256:x"))
+    found = decision.baseline_notes(compare(None, now, "sha256:x"))
     assert [(f.level.value, f.rule) for f in found] == [("info", "no-baseline")]
 
 
@@ -83,7 +84,7 @@ def test_a_v1_baseline_loads_as_one_run_per_case_with_a_note(tmp_path: Path) -> 
     assert loaded.count("B3-QC-01", "A") == RunCount(passed=1, judged=1)
     assert loaded.count("B3-QC-01", "B") == RunCount(passed=0, judged=1)
     assert loaded.count("B3-MM-01", "A") is None  # a skipped case was never judged
-    comparison = baseline.compare(loaded, metrics({}, {"A": (1, 1)}), "sha256:x")
+    comparison = compare(loaded, metrics({}, {"A": (1, 1)}), "sha256:x")
     assert [f.rule for f in decision.baseline_notes(comparison)] == ["baseline-v1"]
     baseline.write(tmp_path / "v2.json", loaded)
     assert json.loads((tmp_path / "v2.json").read_text())["schema"] == "gate.baseline/v2"
@@ -129,7 +130,7 @@ def test_round_trip_is_deterministic(tmp_path: Path) -> None:
 def test_a_baseline_of_another_agent_is_flagged() -> None:
     base = recorded().model_copy(update={"identity": {"agent": {"identity": "v1"}}})
     now = metrics({}, {"A": (2, 2), "B": (1, 2)})
-    comparison = baseline.compare(base, now, "sha256:x", {"agent": {"identity": "v2"}})
+    comparison = compare(base, now, "sha256:x", {"agent": {"identity": "v2"}})
     assert comparison.other_agent
     assert [f.rule for f in decision.baseline_notes(comparison)] == ["baseline-identity"]
-    assert not baseline.compare(base, now, "sha256:x", {"agent": {"identity": "v1"}}).other_agent
+    assert not compare(base, now, "sha256:x", {"agent": {"identity": "v1"}}).other_agent

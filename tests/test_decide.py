@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from gate.baseline import compare, from_metrics
 from gate.config import DecisionConfig, Thresholds
 from gate.loader import load_cases
 from gate.policy.decide import decide
+from gate.scoring.comparison import compare, from_metrics
 from gate.scoring.metrics import compute
 from gate.verdict import RunVerdict, Status
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from gate.baseline import Comparison
 from gate.config import DecisionConfig, Thresholds
 from gate.policy import evidence as decision
 from gate.policy import regressions
 from gate.policy.regressions import PairOutcome
-from gate.scoring.metrics import CaseOutcome, GroupMetrics, Metrics, RunCount
-from gate.verdict import Status
+from gate.scoring.comparison import Comparison
+from gate.scoring.metrics import CaseOutcome, GroupMetrics, Metrics
+from gate.verdict import RunCount, Status
 
 CONFIDENCE = DecisionConfig()
 POINT = DecisionConfig(mode="point")

@@ -17,6 +17,7 @@ from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import identity, select_cases
 from gate.scoring import metrics as metrics_mod
+from gate.scoring.comparison import from_metrics
 from gate.scoring.metrics import Metrics
 from gate.scoring.stats import runs_for_power
 
@@ -34,7 +35,7 @@ def record(config: GateConfig, runs: int) -> tuple[baseline_mod.Baseline, int]:
     verdicts = judged(case_set, outcome, config.judging.budget_s)
     computed = metrics_mod.compute(case_set.cases, verdicts)
     calibration = calibrate(computed, config, runs)
-    made = baseline_mod.from_metrics(computed, cases_digest=case_set.digest, identity=identity(config),
+    made = from_metrics(computed, cases_digest=case_set.digest, identity=identity(config),
                                      runs_per_case=runs, calibration=calibration)
     return made, len(outcome.trajectories)
 

@@ -3,7 +3,6 @@ case examples. Writes judge.json, judge.md and review-queue.jsonl (or the calibr
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,15 +16,12 @@ from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAIL
 from gate.loader import CaseSet, load_cases
 from gate.percent import percent
 from gate.sanitize import one_line
-from gate.semantic.document import JudgeInfo
+from gate.semantic.asks import QUEUE_FILE, asks_for, judge_info, unavailable
 from gate.semantic.engine import Answers, Ask, ask_all
-from gate.semantic.prompt import PROMPT_VERSION, Limits, build_messages
 from gate.semantic.reviews import Reviews, load_reviews
-from gate.semantic.rubrics import has_rubrics, rubrics_of
+from gate.semantic.rubrics import has_rubrics
 from gate.trajectory import Trajectory
 from gate.yamlio import first_problem
-
-QUEUE_FILE = "review-queue.jsonl"
 
 
 @dataclass(frozen=True)
@@ -55,11 +51,6 @@ class Loaded:
     reviews: Reviews
     out_dir: Path
     chosen: dict[str, Case]
-
-
-def limits_of(judge: JudgeConfig) -> Limits:
-    """How much text the judge's prompts carry, from gate.yaml."""
-    return Limits(answer=judge.max_answer_chars, tools=judge.max_tool_chars, example=judge.max_example_chars)
 
 
 def _judge_config(config: GateConfig, settings: JudgeSettings) -> JudgeConfig:
@@ -135,25 +126,6 @@ def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory
     outcome = run_jobs(plan(selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
                        progress=settings.progress)
     return outcome.trajectories, outcome.interrupted
-
-
-def asks_for(cases: Mapping[str, Case], trajectories: Sequence[Trajectory], judge: JudgeConfig) -> list[Ask]:
-    """One ask per rubric of each successful run of the given cases (runs of other cases are skipped)."""
-    limits = limits_of(judge)
-    return [Ask(rubric, t, build_messages(rubric, t, limits))
-            for t in trajectories if t.error is None and t.case_id in cases
-            for rubric in rubrics_of(cases[t.case_id], t.group)]
-
-
-def judge_info(judge: JudgeConfig, answers: Answers) -> JudgeInfo:
-    return JudgeInfo(url=answers.url, model=judge.model, samples=judge.samples, temperature=judge.temperature,
-                     prompt=PROMPT_VERSION)
-
-
-def unavailable(answers: Answers) -> bool:
-    """Every sample asked failed at the endpoint: the judge was not there, which is no verdict."""
-    samples = list(answers.samples.values())
-    return bool(samples) and all(s.endpoint_failed for s in samples)  # a cached vote is a vote: not all failed
 
 
 def run_judge(settings: JudgeSettings) -> int:

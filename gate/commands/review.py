@@ -14,11 +14,11 @@ from pydantic import ValidationError
 
 from gate import safejson
 from gate.case import Case
-from gate.commands.judge import QUEUE_FILE
 from gate.config import GateConfig, load_config
 from gate.errors import EXIT_PASSED, GateError, did_you_mean
 from gate.loader import load_cases
 from gate.sanitize import xml_safe
+from gate.semantic.asks import QUEUE_FILE
 from gate.semantic.document import QueueEntry
 from gate.semantic.reviews import Review, append_review, load_reviews
 from gate.yamlio import first_problem

@@ -7,13 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gate.baseline import Comparison
 from gate.case import Case
 from gate.config import DecisionConfig, Thresholds
 from gate.policy import evidence as decision
 from gate.policy import outage, regressions
 from gate.policy import thresholds as policy
 from gate.policy.thresholds import Finding, Level
+from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics, dimension_key
 from gate.verdict import RunVerdict
 

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import math
 
-from gate.baseline import Comparison
 from gate.config import DecisionConfig, Thresholds
 from gate.percent import percent
 from gate.policy import thresholds as policy
 from gate.policy.regressions import PairDecision, PairOutcome
 from gate.policy.thresholds import Finding, Level, at_least
+from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import GroupMetrics, Metrics
 from gate.scoring.stats import (
     newcombe_interval,

@@ -14,9 +14,10 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
-from gate.baseline import Comparison
-from gate.scoring.metrics import Metrics, RunCount
+from gate.scoring.comparison import Comparison
+from gate.scoring.metrics import Metrics
 from gate.scoring.stats import fisher_less, fisher_min_attainable, tarone_bonferroni
+from gate.verdict import RunCount
 
 MAX_RUNS_NEEDED = 100
 """Beyond this many more runs, "what would decide it" is the baseline, not the check."""

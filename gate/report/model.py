@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gate.baseline import Comparison
 from gate.case import Case
 from gate.config import DecisionConfig, JunitConfig
 from gate.policy.regressions import PairDecision
 from gate.policy.thresholds import Finding
 from gate.results import results_document
+from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.verdict import RunVerdict, Status
 

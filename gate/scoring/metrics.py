@@ -9,7 +9,7 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict
 
 from gate.case import Case
-from gate.verdict import RunVerdict, Status
+from gate.verdict import RunCount, RunVerdict, Status
 
 
 class Attribution(str, Enum):
@@ -21,23 +21,6 @@ class Attribution(str, Enum):
 
 def _rate(numerator: int, denominator: int) -> float | None:
     return round(numerator / denominator, 4) if denominator else None
-
-
-class RunCount(BaseModel):
-    """Passing runs out of judged runs of one (case, group); skipped runs are not judged."""
-
-    model_config = ConfigDict(frozen=True)
-
-    passed: int = 0
-    judged: int = 0
-
-    @property
-    def rate(self) -> float | None:
-        return self.passed / self.judged if self.judged else None
-
-    def shown(self) -> str:
-        """"2 of 3 runs" — the count a reviewer reads to tell flaky from broken."""
-        return f"{self.passed} of {self.judged} run{'s' if self.judged != 1 else ''}"
 
 
 class GroupMetrics(BaseModel):

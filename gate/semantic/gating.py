@@ -18,7 +18,7 @@ def settled_verdicts(config: GateConfig, case_set: CaseSet, trajectories: list[T
     judge = config.judge
     if judge is None or not judge.gate:
         return apply_reviews(verdicts, trajectories, reviews), False
-    from gate.commands.judge import asks_for
+    from gate.semantic.asks import asks_for
     from gate.semantic.assemble import judge_runs, settle
     from gate.semantic.engine import ask_all
 

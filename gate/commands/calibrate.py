@@ -9,10 +9,11 @@ from collections import defaultdict
 import click
 
 from gate.atomic import dump_json, write_set
-from gate.commands.judge import JudgeSettings, Loaded, judge_info, limits_of, load, unavailable
+from gate.commands.judge import JudgeSettings, Loaded, load
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
 from gate.percent import percent
 from gate.sanitize import xml_safe
+from gate.semantic.asks import judge_info, limits_of, unavailable
 from gate.semantic.assemble import rate, settle, usage
 from gate.semantic.document import CalibrationDocument, CalibrationItem, CalibrationRubric
 from gate.semantic.engine import Answers, Ask, ask_all
