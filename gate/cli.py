@@ -16,7 +16,6 @@ import click
 from gate.errors import EXIT_INTERNAL, GateError
 
 if TYPE_CHECKING:
-    from gate.baseline import Baseline
     from gate.pipeline import CheckSettings
     from gate.report.model import GateReport
 
@@ -93,49 +92,9 @@ def validate_command(cases_dir: str | None, config_path: str | None) -> None:
 
     Exits 0 when all is well, 1 when an example does not behave as its case says, 2 on a bad file.
     """
-    from gate.config import load_config, salvage_config
-    from gate.errors import GateErrors
-    from gate.loader import load_cases
-    from gate.selftest import check_examples
+    from gate.commands.validate import run_validate
 
-    unusable: list[GateError] = []
-    try:
-        config = load_config(config_path)
-    except GateError as exc:
-        unusable += exc.problems if isinstance(exc, GateErrors) else [exc]
-        config = salvage_config(config_path)  # the case files are still worth checking
-    try:
-        case_set = load_cases(Path(cases_dir) if cases_dir else config.resolve(config.cases.path), config.suites,
-                              every_problem=True)
-    except GateError as exc:
-        unusable += exc.problems if isinstance(exc, GateErrors) else [exc]
-    from gate.semantic.reviews import load_reviews
-
-    try:
-        reviews = load_reviews(config.resolve(config.reviews))
-        if not unusable:
-            for warning in reviews.stale(case_set.cases):
-                click.echo(f"gate: warning: {warning}", err=True)
-    except GateError as exc:
-        unusable.append(exc)
-    if unusable:
-        for error in unusable:
-            click.echo(f"gate: error: {error}", err=True)
-        files = {(e.where or "").rsplit(":", 1)[0] for e in unusable}
-        if len(unusable) > 1:
-            click.echo(f"{len(unusable)} problem(s) in {len(files)} file(s)", err=True)
-        sys.exit(2)
-    problems = [p for case in case_set.cases.values() for p in check_examples(case)]
-    for problem in problems:
-        click.echo(f"{problem.path}: {problem.case_id}: {problem.message}")
-    total = len(case_set.cases)
-    examples = sum(
-        len(c.examples.pass_) + len(c.examples.fail) for c in case_set.cases.values() if c.examples
-    )
-    if problems:
-        click.echo(f"{len(problems)} problem(s) in {len({p.case_id for p in problems})} of {total} cases", err=True)
-        sys.exit(1)
-    click.echo(f"{total} cases valid; {examples} examples judged as their cases say")
+    sys.exit(run_validate(cases_dir, config_path))
 
 
 def _gate_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -173,7 +132,7 @@ def _settings(config_path: str | None, baseline_path: str | None, out_dir: str |
 
 
 def _finish(report: GateReport, paths: dict[str, Path]) -> NoReturn:
-    from gate.pipeline import exit_code
+    from gate.commands.check import exit_code
     from gate.report.terminal import summary
 
     click.echo(summary(report, paths))
@@ -190,7 +149,7 @@ def check_command(config_path: str | None, baseline_path: str | None, out_dir: s
 
     Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error.
     """
-    from gate.pipeline import run_check
+    from gate.commands.check import run_check
 
     _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, shard, no_cache)))
 
@@ -216,49 +175,9 @@ def baseline_update_command(config_path: str | None, results_path: str | None, o
     Prints what it changes; refuses (exit 1) to lower the bar for a case unless
     --accept-regressions is given.
     """
-    from gate import baseline
-    from gate.config import load_config
+    from gate.commands.baseline import update
 
-    config = load_config(config_path)
-    target = Path(out_path) if out_path else config.resolve(config.baseline)
-    old = baseline.load(target)  # a corrupt one is an error before any agent call
-    if runs is not None:
-        from gate.commands.baseline import describe, record
-
-        if results_path:
-            raise GateError("--runs records fresh runs; it cannot be combined with --results")
-        made, total = record(config, runs or config.decision.baseline_runs)
-        click.echo(describe(made.calibration or {}))
-    else:
-        from gate.commands.merge import read_results
-
-        source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
-        document = read_results(source)
-        if document.get("shard"):
-            raise GateError("these are one shard's results; merge the shards first (`gate merge`)", where=str(source))
-        if document.get("interrupted"):
-            raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
-        made, total = baseline.from_results(document, str(source)), len(document.get("results", []))
-    _guard_lowering(old, made, accept_regressions, target)
-    baseline.write(target, made)
-    click.echo(f"baseline written to {target} ({total} runs)")
-
-
-def _guard_lowering(old: Baseline | None, new: Baseline, accept: bool, target: Path) -> None:
-    """Print the diff against the baseline being replaced; refuse to lower it unless accepted."""
-    from gate.baseline_diff import diff
-    from gate.errors import EXIT_FAILED
-
-    if old is None:
-        return
-    changes = diff(old, new)
-    for line in changes.lines():
-        click.echo(f"baseline diff: {line}")
-    if changes.lowered and not accept:
-        click.echo(f"gate: refused: the new baseline lowers the bar for {len(changes.lowered)} case(s) that passed "
-                   f"before ({', '.join(changes.lowered)}); fix them, or record it with --accept-regressions "
-                   f"(nothing written to {target})", err=True)
-        sys.exit(EXIT_FAILED)
+    sys.exit(update(config_path, results_path, out_path, runs, accept_regressions))
 
 
 @main.command("merge")
@@ -298,17 +217,9 @@ def comment_command(body_file: str | None, config_path: str | None, pr: int | No
     Exits 0 when posted, and also — with a ::warning:: — when it cannot be (no token, repository or
     pull request; a fork's read-only token; a lasting rate limit); 2 on a misconfiguration.
     """
-    import os
+    from gate.commands.comment import run_comment
 
-    from gate.commands import comment as commentcmd
-
-    body = commentcmd.read_body(body_file, config_path)
-    target = commentcmd.resolve_target(os.environ, pr)
-    if isinstance(target, str):
-        commentcmd.warn(target)
-        sys.exit(0)
-    with commentcmd.build_client(target) as client:
-        sys.exit(commentcmd.post(client, target, body, author=author, head_sha=head_sha))
+    sys.exit(run_comment(body_file, config_path, pr, author, head_sha))
 
 
 

@@ -1,4 +1,5 @@
-"""`gate baseline update --runs N`: record the baseline from N fresh runs and say how noisy it is.
+"""`gate baseline update`: write the baseline from the latest results, or (``--runs N``) from N fresh
+runs, and say how noisy it is; it refuses to lower the bar unless asked.
 
 The baseline then knows each (case, group)'s pass rate rather than one status, and the printout
 lists the flaky pairs and how many runs per case would detect a drop of ``decision.effect`` with
@@ -7,12 +8,17 @@ lists the flaky pairs and how many runs per case would detect a drop of ``decisi
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from gate import baseline as baseline_mod
-from gate.config import GateConfig
+import click
+
+from gate import baseline
+from gate.baseline_diff import diff
+from gate.commands.merge import read_results
+from gate.config import GateConfig, load_config
 from gate.confirm import judge_for, judged
-from gate.errors import GateError
+from gate.errors import EXIT_FAILED, EXIT_PASSED, GateError
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import identity, select_cases
@@ -22,7 +28,7 @@ from gate.scoring.metrics import Metrics
 from gate.scoring.stats import runs_for_power
 
 
-def record(config: GateConfig, runs: int) -> tuple[baseline_mod.Baseline, int]:
+def record(config: GateConfig, runs: int) -> tuple[baseline.Baseline, int]:
     """The baseline of ``runs`` fresh runs of every selected job, and the number of runs made."""
     from gate.runner import run_jobs
 
@@ -75,3 +81,44 @@ def describe(calibration: dict[str, Any]) -> str:
         lines.append(f"  flaky {pair['case_id']} ({pair['group']}): {pair['passed']} of {pair['runs']} runs pass — "
                      f"{more if more is not None else 'more than 200'} runs needed")
     return "\n".join(lines)
+
+
+def update(config_path: str | None, results_path: str | None, out_path: str | None, runs: int | None,
+           accept_regressions: bool) -> int:
+    """Write the baseline; 1 when it would lower the bar and that was not accepted (nothing written)."""
+    config = load_config(config_path)
+    target = Path(out_path) if out_path else config.resolve(config.baseline)
+    old = baseline.load(target)  # a corrupt one is an error before any agent call
+    if runs is not None:
+        if results_path:
+            raise GateError("--runs records fresh runs; it cannot be combined with --results")
+        made, total = record(config, runs or config.decision.baseline_runs)
+        click.echo(describe(made.calibration or {}))
+    else:
+        source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
+        document = read_results(source)
+        if document.get("shard"):
+            raise GateError("these are one shard's results; merge the shards first (`gate merge`)", where=str(source))
+        if document.get("interrupted"):
+            raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
+        made, total = baseline.from_results(document, str(source)), len(document.get("results", []))
+    if not _may_replace(old, made, accept_regressions, target):
+        return EXIT_FAILED
+    baseline.write(target, made)
+    click.echo(f"baseline written to {target} ({total} runs)")
+    return EXIT_PASSED
+
+
+def _may_replace(old: baseline.Baseline | None, new: baseline.Baseline, accept: bool, target: Path) -> bool:
+    """Print the diff against the baseline being replaced; refuse to lower it unless accepted."""
+    if old is None:
+        return True
+    changes = diff(old, new)
+    for line in changes.lines():
+        click.echo(f"baseline diff: {line}")
+    if changes.lowered and not accept:
+        click.echo(f"gate: refused: the new baseline lowers the bar for {len(changes.lowered)} case(s) that passed "
+                   f"before ({', '.join(changes.lowered)}); fix them, or record it with --accept-regressions "
+                   f"(nothing written to {target})", err=True)
+        return False
+    return True

@@ -6,6 +6,7 @@ with a workflow command and exits 0, since a local run or a push build has nothi
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -150,3 +151,15 @@ def post(
         return 0
     click.echo(f"gate comment: {result.status} {result.url or f'{target.repo}#{target.pr}'}")
     return 0
+
+
+def run_comment(body_file: str | None, config_path: str | None, pr: int | None, author: str,
+                head_sha: str | None) -> int:
+    """Post or update the sticky comment; 0 also when there is nothing to post to (with a warning)."""
+    body = read_body(body_file, config_path)
+    target = resolve_target(os.environ, pr)
+    if isinstance(target, str):
+        warn(target)
+        return 0
+    with build_client(target) as client:
+        return post(client, target, body, author=author, head_sha=head_sha)
