@@ -105,3 +105,9 @@ class StrictValues(BaseModel):
         if problem:
             raise ValueError(problem)
         return value
+
+
+class StrictConfig(StrictValues):
+    """A gate.yaml section: strict values, no unknown key, immutable once read."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)

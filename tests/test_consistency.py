@@ -11,18 +11,9 @@ import pytest
 
 from gate.case import Case, Consistency, ConsistencyBounds
 from gate.loader import load_cases
-from gate.scoring.consistency import (
-    CaseConsistency,
-    ConsistencyField,
-    CurvePolicy,
-    GroupConsistency,
-    case_consistency,
-    compute_all,
-    degradation_curve,
-    extract,
-    level,
-    mode_frequency,
-)
+from gate.scoring.consistency import CurvePolicy, compute_all, degradation_curve
+from gate.scoring.fields import ConsistencyField, extract, mode_frequency
+from gate.scoring.repeats import CaseConsistency, GroupConsistency, case_consistency, level
 from gate.trajectory import Group, ToolCall, Trajectory
 
 CASES_X = Path(__file__).resolve().parents[1] / "cases" / "x"

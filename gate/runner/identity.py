@@ -13,7 +13,7 @@ import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 
-from gate.config import AgentConfig
+from gate.agent_config import AgentConfig
 
 _COMMIT_ENV = ("GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT")
 

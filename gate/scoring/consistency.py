@@ -10,156 +10,40 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
 
 from gate.budget import DEFAULT_BUDGET_S
-from gate.case import Case, Consistency, ConsistencyBounds
-from gate.scoring.fields import ConsistencyField, extract, mode, mode_frequency
-
-__all__ = ["ConsistencyReport", "case_consistency", "compute_all", "degradation_curve", "extract", "mode_frequency"]
+from gate.case import Case
 from gate.scoring.readings import Readings
+from gate.scoring.repeats import DP, CaseConsistency, Frozen, Level, case_consistency, difference, outputs
 from gate.trajectory import Group, Trajectory
-
-Level = Literal["pass", "warn", "fail"]
-
-MIN_RUNS = 2
-"""Fewer successful runs than this in a group: nothing to compare, consistency is None."""
-_DP = 4
-_MODE_SHOWN = 120
-
 
 # ---------------------------------------------------------------- per case
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class FieldConsistency(_Frozen):
-    """One key field of one group: how often runs agree, and on what."""
-
-    field: ConsistencyField
-    frequency: float | None
-    mode: str | None
-    distinct: int
 
 
-class GroupConsistency(_Frozen):
-    """One group of a repeated case. ``runs`` excludes agent errors, counted in ``errors``."""
-
-    group: Group
-    runs: int
-    errors: int
-    fields: tuple[FieldConsistency, ...]
-    overall: float | None
-    """Mean of the field frequencies; None with fewer than MIN_RUNS runs."""
-    status: Level | None
 
 
-class CaseConsistency(_Frozen):
-    """A repeated case's consistency per group, and the skill stability gain B − A."""
-
-    case_id: str
-    groups: dict[Group, GroupConsistency]
-    gain: float | None
-    gain_status: Level | None
-
-    def overall(self, group: Group) -> float | None:
-        found = self.groups.get(group)
-        return found.overall if found is not None else None
 
 
-def level(value: float | None, bounds: ConsistencyBounds | None, upper: float | None = None) -> Level | None:
-    """pass at or above the pass line, fail below the fail line, warn between; None if undecidable.
-
-    With ``upper`` (the upper end of the value's confidence interval) a value below the fail line
-    fails only when its whole interval is below it; otherwise it is a warning: five runs with one
-    unlucky one are not evidence of an inconsistent agent.
-    """
-    if value is None or bounds is None:
-        return None
-    if value >= bounds.pass_:
-        return "pass"
-    below = upper if upper is not None else value
-    return "fail" if below < bounds.fail else "warn"
 
 
-def _interval(value: float, outputs: int, confidence: float) -> tuple[float, float]:
-    from gate.scoring.stats import wilson_interval
-
-    return wilson_interval(value * outputs, outputs, confidence)
 
 
-def _difference(x: float, nx: int, y: float, ny: int, confidence: float) -> tuple[float, float]:
-    """The interval of y − x, each a share of its own runs."""
-    from gate.scoring.stats import newcombe_interval
-
-    return newcombe_interval(x, nx, y, ny, confidence)
 
 
-def _group(settings: Consistency, group: Group, runs: list[Trajectory], confidence: float | None,
-           budget_s: float | None, readings: Readings) -> GroupConsistency:
-    ordered = sorted(runs, key=lambda t: t.run)
-    good = [t for t in ordered if t.error is None]
-    per_run = [readings.of(settings, t, budget_s) for t in ordered]
-    fields = []
-    for index, name in enumerate(settings.fields):
-        # An errored run is an output too (mode frequency over all outputs): it counts as its own value.
-        values = [run_values[index] for run_values in per_run]
-        frequency = mode_frequency(values) if len(good) >= MIN_RUNS else None
-        common = mode(values)
-        fields.append(FieldConsistency(
-            field=name,
-            frequency=None if frequency is None else round(frequency, _DP),
-            mode=None if common is None else common[:_MODE_SHOWN],
-            distinct=len(set(values)),
-        ))
-    frequencies = [f.frequency for f in fields if f.frequency is not None]
-    overall = round(sum(frequencies) / len(frequencies), _DP) if frequencies else None
-    upper = _interval(overall, len(runs), confidence)[1] if overall is not None and confidence else None
-    return GroupConsistency(
-        group=group, runs=len(good), errors=len(runs) - len(good), fields=tuple(fields),
-        overall=overall, status=level(overall, settings.threshold, upper),
-    )
 
 
-def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence: float | None = None,
-                     budget_s: float | None = DEFAULT_BUDGET_S, readings: Readings | None = None) -> CaseConsistency:
-    """Consistency of ``case`` over its recorded runs (other cases' runs are ignored).
-
-    ``confidence``: decide the fail lines on evidence (intervals at that level) instead of the
-    observed values alone. ``readings``: the runs' fields as read while they were judged.
-    """
-    readings = Readings() if readings is None else readings
-    settings = case.consistency
-    if settings is None:
-        raise ValueError(f"case {case.id} declares no consistency fields")
-    by_group: dict[Group, list[Trajectory]] = {}
-    for trajectory in trajectories:
-        if trajectory.case_id == case.id:
-            by_group.setdefault(trajectory.group, []).append(trajectory)
-    groups = {g: _group(settings, g, runs, confidence, budget_s, readings) for g, runs in sorted(by_group.items())}
-    a = groups["A"].overall if "A" in groups else None
-    b = groups["B"].overall if "B" in groups else None
-    gain = round(b - a, _DP) if a is not None and b is not None else None
-    upper = None
-    if gain is not None and a is not None and b is not None and confidence:
-        upper = _difference(a, _outputs(groups["A"]), b, _outputs(groups["B"]), confidence)[1]
-    return CaseConsistency(
-        case_id=case.id, groups=groups, gain=gain, gain_status=level(gain, settings.gain, upper),
-    )
 
 
-def _outputs(group: GroupConsistency) -> int:
-    return group.runs + group.errors
 
 
 # ---------------------------------------------------------------- degradation curve
 
 
-class CurvePolicy(_Frozen):
+class CurvePolicy(Frozen):
     """When a degradation curve counts as smooth (defaults; configurable by the caller)."""
 
     max_rise: float = 0.05
@@ -168,7 +52,7 @@ class CurvePolicy(_Frozen):
     """A larger fall between neighbours is an abrupt break (simple ≥ 0.9 → complex 0.6 is fine)."""
 
 
-class CurvePoint(_Frozen):
+class CurvePoint(Frozen):
     """One case of the curve: its difficulty and each group's overall consistency."""
 
     case_id: str
@@ -177,7 +61,7 @@ class CurvePoint(_Frozen):
     b: float | None
 
 
-class DegradationCurve(_Frozen):
+class DegradationCurve(Frozen):
     """Consistency over cases of growing complexity (X-CD-04) and the seed's verdict on it."""
 
     case_id: str
@@ -203,7 +87,7 @@ def _series(points: Sequence[CurvePoint], group: Group, per_case: Mapping[str, C
     for p in points:
         value = p.a if group == "A" else p.b
         if value is not None:
-            series.append((p.case_id, value, _outputs(per_case[p.case_id].groups[group])))
+            series.append((p.case_id, value, outputs(per_case[p.case_id].groups[group])))
     return series
 
 
@@ -213,8 +97,8 @@ def _breaks(series: list[_Point], group: Group, policy: CurvePolicy,
     found: list[str] = []
     possible: list[str] = []
     for (left, x, nx), (right, y, ny) in pairwise(series):
-        step = round(y - x, _DP)
-        low, high = _difference(x, nx, y, ny, confidence) if confidence else (step, step)
+        step = round(y - x, DP)
+        low, high = difference(x, nx, y, ny, confidence) if confidence else (step, step)
         if step > policy.max_rise:
             text = f"{group}: {left}→{right} rises {step:.2f} > {policy.max_rise:.2f}"
             (found if low > policy.max_rise else possible).append(text)
@@ -225,7 +109,7 @@ def _breaks(series: list[_Point], group: Group, policy: CurvePolicy,
 
 
 def _decay(series: list[_Point]) -> float | None:
-    return round(series[0][1] - series[-1][1], _DP) if len(series) >= 2 else None
+    return round(series[0][1] - series[-1][1], DP) if len(series) >= 2 else None
 
 
 def degradation_curve(
@@ -263,10 +147,10 @@ def degradation_curve(
     hardest, hardest_upper = None, None
     last = points[-1] if points else None  # the most complex task; its gain decides the curve
     if last is not None and last.a is not None and last.b is not None:
-        hardest = round(last.b - last.a, _DP)
+        hardest = round(last.b - last.a, DP)
         if confidence:
             groups = per_case[last.case_id].groups
-            hardest_upper = _difference(last.a, _outputs(groups["A"]), last.b, _outputs(groups["B"]), confidence)[1]
+            hardest_upper = difference(last.a, outputs(groups["A"]), last.b, outputs(groups["B"]), confidence)[1]
     status = _curve_status(smooth, hardest, b_less, hardest_upper)
     if possible and status != "fail":
         status = "warn"  # a step only the observed values show: worth a look, not a failure
@@ -292,7 +176,7 @@ def _curve_status(smooth: bool | None, hardest_gain: float | None, b_less: bool 
 # ---------------------------------------------------------------- the report
 
 
-class ConsistencyReport(_Frozen):
+class ConsistencyReport(Frozen):
     """Consistency of every repeated case that ran, and every degradation curve they feed."""
 
     cases: tuple[CaseConsistency, ...]
@@ -307,7 +191,7 @@ class ConsistencyReport(_Frozen):
 
 
 def _r(value: float | None) -> float | None:
-    return None if value is None else round(value, _DP)
+    return None if value is None else round(value, DP)
 
 
 def _case_json(case: CaseConsistency) -> dict[str, object]:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
+from gate.text.nodes import leading_bold, plain_text, source_lines, table_cells
+
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.tree import SyntaxTreeNode
@@ -88,56 +90,12 @@ class Block:
     bold: str | None = None  # list item: the bold (or italic) text it starts with
 
 
-def plain_text(node: SyntaxTreeNode) -> str:
-    """The text a reader sees in ``node``, markup removed; breaks become newlines. Blocks, list items
-    and their heads ask for the same nodes' text again, so it is kept on the node once read."""
-    known: str | None = getattr(node, "_gate_plain_text", None)
-    if known is not None:
-        return known
-    kind = node.type  # a computed property in markdown-it: read it once
-    if kind in ("text", "code_inline", "html_inline", "fence", "code_block", "html_block"):
-        text = node.content
-    elif kind in ("softbreak", "hardbreak"):
-        text = "\n"
-    elif kind == "image":
-        text = "".join(plain_text(child) for child in node.children) or node.content
-    else:
-        parts = [plain_text(child) for child in node.children]
-        if kind == "inline" or not node.children:
-            text = "".join(parts)
-        elif kind == "tr":
-            text = " | ".join(parts)
-        else:
-            text = "\n".join(part for part in parts if part)
-    node._gate_plain_text = text  # type: ignore[attr-defined]
-    return text
 
 
-def leading_bold(node: SyntaxTreeNode) -> str | None:
-    """The text of the bold (or italic) span a paragraph starts with, or None."""
-    inline = node.children[0] if node.type == "paragraph" and node.children else node
-    if inline.type != "inline" or not inline.children:
-        return None
-    first = inline.children[0]
-    if first.type == "text" and not first.content.strip() and len(inline.children) > 1:
-        first = inline.children[1]
-    if first.type in ("strong", "em"):
-        return plain_text(first).strip() or None
-    return None
 
 
-def _lines(node: SyntaxTreeNode) -> tuple[int, int]:
-    if node.map:
-        return node.map[0] + 1, node.map[1]
-    return 0, 0
 
 
-def _table_cells(node: SyntaxTreeNode) -> list[list[str]]:
-    rows: list[list[str]] = []
-    for section in node.children:  # thead, tbody
-        for row in section.children:
-            rows.append([plain_text(cell).strip() for cell in row.children])
-    return rows
 
 
 class MarkdownDoc:
@@ -158,7 +116,7 @@ class MarkdownDoc:
         return self.text.splitlines()
 
     def _block(self, node: SyntaxTreeNode) -> Block:
-        start, end = _lines(node)
+        start, end = source_lines(node)
         kind = {
             "bullet_list": "list",
             "ordered_list": "list",
@@ -173,7 +131,7 @@ class MarkdownDoc:
             block.level = int(node.tag[1:])
             block.head = block.text
         elif node.type == "table":
-            block.cells = _table_cells(node)
+            block.cells = table_cells(node)
         elif node.type in ("fence", "code_block"):
             block.info = (node.info or "").strip().lower()
         return block
@@ -238,7 +196,7 @@ class MarkdownDoc:
         return line < 2 or line - 2 >= len(lines) or not unquote(lines[line - 2]).strip()
 
     def _list_item(self, node: SyntaxTreeNode) -> Block:
-        start, end = _lines(node)
+        start, end = source_lines(node)
         head = plain_text(node.children[0]).strip() if node.children else ""
         first = node.children[0] if node.children else None
         return Block(

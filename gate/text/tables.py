@@ -8,7 +8,8 @@ from typing import Any
 
 from gate.text.cues import attribute, strip_marker
 from gate.text.item import Item, ItemList
-from gate.text.markdown import Block
+from gate.text.jsonanswer import main_array, parse_answer
+from gate.text.markdown import Block, MarkdownDoc
 from gate.text.names import split_name
 from gate.text.prices import Price, find_prices
 from gate.text.terms import fold
@@ -139,3 +140,21 @@ def json_items(array: list[Any]) -> list[Item]:
             name, description = split_name(text)
             items.append(Item(name, description, text, prices=tuple(find_prices(text))))
     return items
+
+
+# A model's "JSON" fence with a `// 注释` line: read without it when it does not parse as written.
+_COMMENT_LINE_RE = re.compile(r"^[ \t]*//[^\n]*\n?", re.MULTILINE)
+
+
+def fenced_arrays(doc: MarkdownDoc) -> list[ItemList]:
+    """The JSON arrays of ```json fences, read again without `//` comment lines when they do not parse."""
+    found = []
+    for block in doc.blocks:
+        if block.kind == "code" and block.info.startswith("json"):
+            fenced = parse_answer(block.text)
+            if not fenced.ok:
+                fenced = parse_answer(_COMMENT_LINE_RE.sub("", block.text))
+            array = main_array(fenced.value) if fenced.ok else None
+            if array is not None:
+                found.append(ItemList("json", tuple(json_items(array[1])), block.line))
+    return found

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from gate.agent_config import AgentConfig
 from gate.case import Case
-from gate.config import AgentConfig
 from gate.jobs import Job, plan
 
 HERE = Path(__file__).parent

@@ -11,8 +11,8 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
+from gate.agent_config import AgentConfig
 from gate.cli import main
-from gate.config import AgentConfig
 from gate.runner.identity import agent_identity
 
 from .loopback import Reply, serve

@@ -8,7 +8,8 @@ from gate.text.cues import notes_label
 from gate.text.items import extract
 from gate.text.markdown import MarkdownDoc
 from gate.text.names import called, split_name
-from gate.text.runs import find_runs, role
+from gate.text.runs import find_runs
+from gate.text.sections import role
 
 
 @pytest.mark.parametrize(

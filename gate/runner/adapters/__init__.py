@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gate.config import AgentConfig
+from gate.agent_config import AgentConfig
 from gate.runner.base import Adapter
 from gate.runner.retry import RetryPolicy
 

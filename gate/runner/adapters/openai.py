@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gate.config import AgentConfig
+from gate.agent_config import AgentConfig
 from gate.errors import GateError
 from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError, snippet
