@@ -1,16 +1,31 @@
-"""Shared fixtures: a subject built from an answer and tool calls, and a one-call judge."""
+"""Shared fixtures: a subject built from an answer and tool calls, a one-call judge, and the demo agent
+in process (tests marked ``e2e`` run it as the real subprocess)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
+from gate.agent_config import AgentConfig
 from gate.checkers import REGISTRY
+from gate.runner import engine
+from gate.runner.base import Adapter
+from gate.runner.retry import RetryPolicy
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome
+from tests.demo_inprocess import InProcessDemo, runs_the_demo
+
+# Hypothesis: `ci` (CI, or HYPOTHESIS_PROFILE=ci) draws the full 100 examples a property; `dev` a
+# quick 20 while developing. The properties are the same; only how hard each is searched differs.
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("dev", max_examples=20, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 SubjectFactory = Callable[..., Subject]
 Judge = Callable[..., Outcome]
@@ -38,3 +53,16 @@ def subject_of() -> SubjectFactory:
 @pytest.fixture
 def judge() -> Judge:
     return run_checker
+
+
+@pytest.fixture(autouse=True)
+def demo_in_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo agent answers in this process unless the test is ``e2e`` (one real subprocess per call)."""
+    if request.node.get_closest_marker("e2e") is not None:
+        return
+    real = engine.build_adapter
+
+    def build(agent: AgentConfig, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy) -> Adapter:
+        return InProcessDemo(agent.command) if runs_the_demo(agent, root) else real(agent, root, requests, policy)
+
+    monkeypatch.setattr(engine, "build_adapter", build)

@@ -22,6 +22,7 @@ from gate.scoring.consistency import compute_all
 from gate.scoring.metrics import Attribution, Metrics, compute
 from gate.trajectory import Trajectory
 from gate.verdict import Status
+from tests.demo_inprocess import answer as demo_answer
 
 ROOT = Path(__file__).resolve().parent.parent
 AGENT = ROOT / "examples" / "demo_agent.py"
@@ -199,10 +200,11 @@ def test_gate_demo_break_leaves_other_cases_alone(case_set: CaseSet) -> None:
     assert ask(request, GATE_DEMO_BREAK="B3-FC-02").final_answer == ask(request).final_answer
 
 
-def test_every_golden_case_can_be_broken(case_set: CaseSet) -> None:
+def test_every_golden_case_can_be_broken(case_set: CaseSet, monkeypatch: pytest.MonkeyPatch) -> None:
     for case in case_set.select(tags=["golden"]):
+        monkeypatch.setenv("GATE_DEMO_BREAK", case.id)
         for group in case.groups:
-            trajectory = ask(request_for(case_set, case.id, group), GATE_DEMO_BREAK=case.id)
+            trajectory = Trajectory.model_validate(demo_answer(request_for(case_set, case.id, group)))
             status = evaluate(case, trajectory).status
             if status is Status.SKIPPED:
                 continue  # no rule constraint applies to this group
@@ -267,19 +269,35 @@ def test_skills_make_repeated_runs_more_consistent(case_set: CaseSet, recorded: 
     assert all(g.overall == 1.0 for g in weather.groups.values())  # wording varies, data does not
 
 
-def test_the_recording_matches_a_fresh_run(tmp_path: Path) -> None:
-    fresh = tmp_path / "fresh.jsonl"
-    proc = subprocess.run(
-        [sys.executable, str(RECORDER), "--out", str(fresh)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env={**os.environ, "GATE_DEMO_BREAK": "B3-FC-02"},
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert fresh.read_bytes() == RECORDING.read_bytes()
+def _recorder() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("record_demo_under_test", RECORDER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_recording_matches_a_fresh_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recorder's jobs answered in process; its own subprocess call is checked on one job."""
+    recorder = _recorder()
+    monkeypatch.setenv("GATE_DEMO_BREAK", "B3-FC-02")
+    assert "GATE_DEMO_BREAK" not in recorder._agent_env()  # a regression knob left set does not leak in
+    monkeypatch.delenv("GATE_DEMO_BREAK")
+    real = recorder.run_job
+
+    def in_process(job: Any) -> Trajectory:
+        record = demo_answer(recorder.build_request(job))
+        record.get("metadata", {}).pop("latency_ms", None)
+        return Trajectory.model_validate(record)
+
+    monkeypatch.setattr(recorder, "run_job", in_process)
+    assert recorder.main(["--out", str(tmp_path / "fresh.jsonl")]) == 0
+    assert (tmp_path / "fresh.jsonl").read_bytes() == RECORDING.read_bytes()
+    assert recorder.main(["--check", "--out", str(RECORDING)]) == 0
+    job = recorder.plan(recorder.load_cases(ROOT / "cases").select(tags=["golden"]), ["B"], 1)[0]
+    assert real(job) == in_process(job)
 
 
 # ---------------------------------------------------------------- noise: a random agent, seeded

@@ -35,6 +35,7 @@ def verdicts(path: Path) -> list[tuple[str, str, int, str]]:
     return [(r["case_id"], r["group"], r["run"], r["status"]) for r in document["results"]]
 
 
+@pytest.mark.e2e  # the one demo check through the real command adapter: an interpreter per call
 def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> None:
     code, out = check(tmp_path)
     assert code == 0, out

@@ -81,7 +81,8 @@ TOOL_CALLS = st.lists(
     ),
     max_size=5,
 )
-_SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = settings().max_examples  # the profile's (tests/conftest.py): 100 under CI, fewer while developing
+_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _nest(depth: int, leaf: Any, *, as_list: bool) -> Any:
@@ -140,7 +141,8 @@ def test_checker_never_raises_and_is_deterministic(check: str, answer: str, call
 
 
 @pytest.mark.parametrize("check", TOOL_CHECKS)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=max(10, EXAMPLES * 2 // 5), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(answer=ANSWERS, calls=HOSTILE_CALLS)
 def test_tool_checkers_take_hostile_arguments_and_results(check: str, answer: str, calls: list[dict[str, Any]]) -> None:
     checker = REGISTRY[check]
@@ -150,14 +152,14 @@ def test_tool_checkers_take_hostile_arguments_and_results(check: str, answer: st
     assert first == checker(_subject(answer, calls), params)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(text=ANSWERS)
 def test_length_in_zi_never_exceeds_chars(text: str) -> None:
     assert 0 <= units.count(text, "zi") <= units.count(text, "chars")
     assert units.count(text, "zi") <= units.count(text, "mixed")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(text=ANSWERS)
 def test_items_are_counted_consistently(text: str) -> None:
     found = extract(text)

@@ -10,12 +10,14 @@ as labelled (so the note is then removed)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from gate.case import Case
 from gate.evaluate import evaluate
 from gate.loader import load_cases
 from gate.trajectory import Trajectory
@@ -26,9 +28,14 @@ CORPORA = ("blind.yaml", "blind-composed.yaml", "blind-entities.yaml", "blind-he
 compose several structures (groups, tables, criteria lists, prose ordinals, rejected options);
 entities across structures — recommended, set aside or merely mentioned; and two held-out samples
 of realistic answers across the case set, written to no pattern."""
-ENTRIES: list[dict[str, Any]] = [entry for name in CORPORA
-                                 for entry in yaml.safe_load(Path(__file__).with_name(name).read_text(encoding="utf-8"))]
-CASES = load_cases(ROOT / "cases").cases
+ENTRIES: list[dict[str, Any]] = [entry for name in CORPORA  # the C loader: read at collection, by every worker
+                                 for entry in yaml.load(Path(__file__).with_name(name).read_text(encoding="utf-8"),
+                                                        Loader=yaml.CSafeLoader)]
+
+
+@functools.cache
+def cases() -> dict[str, Case]:
+    return load_cases(ROOT / "cases").cases
 
 
 def _params() -> list[Any]:
@@ -42,7 +49,7 @@ def _params() -> list[Any]:
 
 @pytest.mark.parametrize("entry", _params())
 def test_the_rules_give_the_blind_label(entry: dict[str, Any]) -> None:
-    case = CASES[entry["case"]]
+    case = cases()[entry["case"]]
     trajectory = Trajectory(case_id=case.id, group=entry.get("group", "A"), run=0, final_answer=entry["answer"],
                             tool_calls=entry.get("tool_calls", []))
     verdict = evaluate(case, trajectory)
@@ -61,6 +68,6 @@ def test_the_rules_agree_with_the_blind_labels_on_all_but_the_listed() -> None:
 
 def test_every_entry_labels_every_rule_constraint_of_its_case() -> None:
     for entry in ENTRIES:
-        rules = {c.id for c in CASES[entry["case"]].constraints if c.is_rule and c.applies_to(entry.get("group", "A"))}
+        rules = {c.id for c in cases()[entry["case"]].constraints if c.is_rule and c.applies_to(entry.get("group", "A"))}
         assert set(entry["expect"]) == rules, entry["id"]
         assert set(entry["expect"].values()) <= {"pass", "fail"}, entry["id"]

@@ -17,6 +17,7 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
+from gate import safejson
 from gate.cli import main
 
 CASE = case_yaml(["{id: count, check: items:count, params: {exact: 1}}"], ["1. a"], [("", ["count"])], prompt="推荐 1 款")
@@ -108,7 +109,7 @@ HOSTILE_RETURNS = {
                             "ANSWER = {'final_answer': '1. a', 'metadata': m}", ": nested deeper than 100 levels"),
     "metadata-a-billion-shared-lists": ("m = [1]\nfor _ in range(60):\n    m = [m, m]\n"
                                         "ANSWER = {'final_answer': '1. a', 'metadata': {'tree': m}}",
-                                        "more than 1000000 values"),
+                                        "more than 20000 values"),  # the bound lowered below: see the test
     "metadata-a-datetime": ("import datetime\nANSWER = {'final_answer': '1. a', "
                             "'metadata': {'at': datetime.datetime(2025, 5, 10)}}",
                             "metadata.at: datetime is not a JSON type"),
@@ -127,6 +128,9 @@ def test_a_hostile_value_from_a_python_agent_is_an_agent_error(project: Path, mo
     name = f"hostile_agent_{hashlib.sha256(module.encode()).hexdigest()[:12]}"  # not one cached module for all
     (project / f"{name}.py").write_text(module + "\n\ndef run(request):\n    return ANSWER\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(project))
+    # The walk stops at the bound whatever it is; a lower one spares the million steps that cost
+    # seconds under coverage; the bound itself is the one constant safejson.MAX_VALUES.
+    monkeypatch.setattr(safejson, "MAX_VALUES", 20_000)
     run = _check(project, {"adapter": "python", "function": f"{name}:run"})
     assert run["status"] == "error"
     assert run["error"].startswith("the trajectory is not plain JSON: "), run["error"]

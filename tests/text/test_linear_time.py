@@ -22,7 +22,7 @@ PROBE = Path(__file__).with_name("linear_probe.py")
 ROOT = Path(__file__).resolve().parents[2]
 GROWTH = 11.0
 NOISE_S = 0.02  # below this the larger input is too quick to time
-SIZES = {"analysers": (20_000, 80_000), "judging": (3_000, 12_000)}
+SIZES = {"analysers": (10_000, 40_000), "judging": (1_500, 6_000)}
 
 
 def _probe(mode: str) -> dict[str, dict[str, float]]:
@@ -33,9 +33,11 @@ def _probe(mode: str) -> dict[str, dict[str, float]]:
     return found
 
 
-@pytest.fixture(scope="module")
-def timings() -> dict[str, dict[str, dict[str, float]]]:
-    return {mode: _probe(mode) for mode in SIZES}
+@pytest.fixture
+def timings(request: pytest.FixtureRequest) -> dict[str, dict[str, dict[str, float]]]:
+    """Only the probe the test reads: the two run in parallel on separate workers."""
+    mode = request.node.get_closest_marker("probe").args[0]
+    return {mode: _probe(mode)}
 
 
 def _growth(seconds: dict[str, Any], mode: str) -> tuple[float, float]:
@@ -43,6 +45,7 @@ def _growth(seconds: dict[str, Any], mode: str) -> tuple[float, float]:
     return large, large / max(small, 1e-6)
 
 
+@pytest.mark.probe("analysers")
 def test_every_analyser_grows_linearly(timings: dict[str, dict[str, dict[str, float]]]) -> None:
     slow = {name: f"{large:.3f} s, ×{ratio:.1f}" for name, seconds in timings["analysers"].items()
             for large, ratio in [_growth(seconds, "analysers")] if large > NOISE_S and ratio > GROWTH}
@@ -51,6 +54,7 @@ def test_every_analyser_grows_linearly(timings: dict[str, dict[str, dict[str, fl
         "sentences", "days", "prices", "terms", "units", "json", "numbers", "names", "cues"}
 
 
+@pytest.mark.probe("judging")
 def test_judging_a_run_grows_linearly_with_every_markdown_shape(timings: dict[str, dict[str, dict[str, float]]]) -> None:
     slow = {shape: f"{large:.3f} s, ×{ratio:.1f}" for shape, seconds in timings["judging"].items()
             for large, ratio in [_growth(seconds, "judging")] if large > NOISE_S and ratio > GROWTH}
