@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from gate.config import AgentConfig
+from gate.agent_config import AgentConfig, HttpAgent
 from gate.jobs import Job, plan
 from gate.loader import load_cases
 from gate.runner import RunOutcome, run_jobs
@@ -74,7 +74,7 @@ def main() -> None:
     case_set = load_cases(Path(args.cases))
     jobs = plan(case_set.select(("golden",)), ("A", "B"))
     with tempfile.TemporaryDirectory() as tmp, agent_server(args.latency) as url:
-        agent = AgentConfig(adapter="http", url=url, concurrency=args.concurrency, timeout_s=30, retries=0,
+        agent = HttpAgent(url=url, concurrency=args.concurrency, timeout_s=30, retries=0,
                             cache=str(Path(tmp) / "cache"), identity="bench")
         cold, cold_s = timed_run(jobs, agent, Path(tmp))
         warm, warm_s = timed_run(jobs, agent, Path(tmp))

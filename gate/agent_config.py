@@ -1,43 +1,24 @@
-"""gate.yaml's agent: section — how the agent is called. Each adapter reads its own keys besides the
-shared ones; a key the chosen adapter never reads is an error that names whose setting it is."""
+"""gate.yaml's agent: section — how the agent is called, one settings model per adapter.
+
+``adapter`` chooses the model (``command`` when it is left out); each reads the shared keys and
+its own. A key the chosen adapter never reads is an error that names whose setting it is, before
+any field is checked, so ``url:`` under ``adapter: command`` never passes silently.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import (
-    Field,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
+from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter, field_validator
 
-from gate.strictvalues import StrictConfig as _Strict
+from gate.strictvalues import StrictConfig
+
+AdapterName = Literal["command", "http", "python", "openai", "replay"]
 
 
-class AgentConfig(_Strict):
-    """How the agent is called. Only the keys of the chosen adapter are used."""
+class _Agent(StrictConfig):
+    """The settings every adapter shares."""
 
-    adapter: Literal["command", "http", "python", "openai", "replay"] = "command"
-    command: tuple[str, ...] = ()
-    url: str | None = None
-    headers: dict[str, str] = Field(default_factory=dict)
-    """HTTP headers; ${ENV} is expanded at call time and values are never printed."""
-    function: str | None = None
-    """python adapter: module:function, sync or async, taking the request dict."""
-    trajectories: str | None = None
-    """replay adapter: a JSONL file of recorded trajectories."""
-    model: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
-    skills_dir: str = "skills"
-    temperature: float = 0.0
-    seed: int | None = None
-    tools: str | tuple[dict[str, Any], ...] = ()
-    """openai adapter: the agent's real tools in OpenAI's format (``{type: function, function: {name,
-    description, parameters}}``), inline or as a JSON/YAML file; all are offered to the model."""
-    tool_default_result: str = '{"status": "ok"}'
-    """openai adapter: what a call to a declared tool that the case does not intercept returns."""
-    max_turns: int = Field(8, ge=1)
     concurrency: int = Field(8, ge=1, le=256)
     timeout_s: float = Field(60.0, gt=0)
     retries: int = Field(3, ge=0, le=10)
@@ -47,38 +28,138 @@ class AgentConfig(_Strict):
     """Agent identity (version, prompt hash…) that keys the cache along with each request; by
     default derived from the agent's files and the commit under test (gate/runner/identity.py)."""
 
-    @field_validator("url")
-    @classmethod
-    def _url_scheme(cls, url: str | None, info: ValidationInfo) -> str | None:
-        # without a scheme httpx fails on every call; say so before the first one
-        if url and info.data.get("adapter") in ("http", "openai") and not url.lower().startswith(("http://", "https://")):
-            raise ValueError("url must start with http:// or https://")
-        return url
-
-    @model_validator(mode="after")
-    def _adapter_settings(self) -> AgentConfig:
-        needs = {"command": "command", "http": "url", "python": "function", "replay": "trajectories", "openai": "url"}
-        key = needs[self.adapter]
-        if not getattr(self, key):
-            raise ValueError(f"adapter '{self.adapter}' needs '{key}'")
-        foreign = sorted(self.model_fields_set - _SHARED_SETTINGS - _ADAPTER_SETTINGS[self.adapter])
-        if foreign:  # a key the chosen adapter never reads is a mistake, not a setting: say whose it is
-            owners = {name: [a for a, keys in _ADAPTER_SETTINGS.items() if name in keys] for name in foreign}
-            said = "; ".join(f"'{name}' is a setting of adapter {' / '.join(owners[name])}" for name in foreign)
-            raise ValueError(f"adapter '{self.adapter}' does not read {', '.join(map(repr, foreign))} ({said}); "
-                             f"its own settings: {', '.join(sorted(_ADAPTER_SETTINGS[self.adapter]))}")
-        return self
+    @property
+    def target(self) -> Any:
+        """What the agent is (command, URL, function, file): part of the identity a baseline records."""
+        raise NotImplementedError
 
 
-_SHARED_SETTINGS = frozenset({"adapter", "concurrency", "timeout_s", "retries", "cache", "identity"})
+def _http_url(url: str) -> str:
+    # without a scheme httpx fails on every call; say so before the first one
+    if not url.lower().startswith(("http://", "https://")):
+        raise ValueError("url must start with http:// or https://")
+    return url
 
 
-_ADAPTER_SETTINGS: dict[str, frozenset[str]] = {
-    "command": frozenset({"command"}),
-    "http": frozenset({"url", "headers"}),
-    "python": frozenset({"function"}),
-    "replay": frozenset({"trajectories"}),
-    "openai": frozenset({"url", "headers", "model", "api_key_env", "skills_dir", "temperature", "seed", "tools",
-                         "tool_default_result", "max_turns"}),
-}
-"""The keys each adapter reads, besides the shared ones."""
+class CommandAgent(_Agent):
+    """One subprocess per call: the request on stdin, the trajectory on stdout."""
+
+    adapter: Literal["command"] = "command"
+    command: tuple[str, ...] = Field(min_length=1)
+
+    @property
+    def target(self) -> Any:
+        return list(self.command)
+
+
+class HttpAgent(_Agent):
+    """One POST per call: the request as the JSON body, the trajectory as the JSON reply."""
+
+    adapter: Literal["http"] = "http"
+    url: str
+    headers: dict[str, str] = Field(default_factory=dict)
+    """HTTP headers; ${ENV} is expanded at call time and values are never printed."""
+
+    _scheme = field_validator("url")(_http_url)
+
+    @property
+    def target(self) -> Any:
+        return self.url
+
+
+class PythonAgent(_Agent):
+    """A function in the project: ``module:function``, sync or async, taking the request dict."""
+
+    adapter: Literal["python"] = "python"
+    function: str
+
+    @property
+    def target(self) -> Any:
+        return self.function
+
+
+class ReplayAgent(_Agent):
+    """Answers from recorded trajectories (a JSONL file), keyed by case, group and run."""
+
+    adapter: Literal["replay"] = "replay"
+    trajectories: str
+
+    @property
+    def target(self) -> Any:
+        return self.trajectories
+
+
+class OpenAIAgent(_Agent):
+    """An OpenAI-compatible chat endpoint driven through the agent's tool loop."""
+
+    adapter: Literal["openai"] = "openai"
+    url: str
+    headers: dict[str, str] = Field(default_factory=dict)
+    model: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    skills_dir: str = "skills"
+    temperature: float = 0.0
+    seed: int | None = None
+    tools: str | tuple[dict[str, Any], ...] = ()
+    """The agent's real tools in OpenAI's format (``{type: function, function: {name, description,
+    parameters}}``), inline or as a JSON/YAML file; all are offered to the model."""
+    tool_default_result: str = '{"status": "ok"}'
+    """What a call to a declared tool that the case does not intercept returns."""
+    max_turns: int = Field(8, ge=1)
+
+    _scheme = field_validator("url")(_http_url)
+
+    @property
+    def target(self) -> Any:
+        return self.url
+
+
+ADAPTERS: dict[str, type[_Agent]] = {"command": CommandAgent, "http": HttpAgent, "python": PythonAgent,
+                                     "replay": ReplayAgent, "openai": OpenAIAgent}
+"""Each adapter's settings model, by the name gate.yaml gives it."""
+_SHARED = frozenset(_Agent.model_fields) | {"adapter"}
+
+
+def _own_keys(name: str) -> frozenset[str]:
+    return frozenset(ADAPTERS[name].model_fields) - _SHARED
+
+
+def _checked_keys(data: Any) -> Any:
+    """The adapter named (``command`` when left out), and no key that adapter does not read."""
+    if not isinstance(data, dict):
+        return data
+    data = {"adapter": "command", **data}
+    name = data["adapter"]
+    if name not in ADAPTERS:
+        return data  # the union says which adapters there are
+    owners = {key: [a for a in ADAPTERS if key in _own_keys(a)] for key in set(data) - _SHARED - _own_keys(name)}
+    foreign = sorted(key for key, adapters in owners.items() if adapters)  # no one's key: a typo, said below
+    if foreign:  # a key the chosen adapter never reads is a mistake, not a setting: say whose it is
+        said = "; ".join(f"'{key}' is a setting of adapter {' / '.join(owners[key])}" for key in foreign)
+        raise ValueError(f"adapter '{name}' does not read {', '.join(map(repr, foreign))} ({said}); "
+                         f"its own settings: {', '.join(sorted(_own_keys(name)))}")
+    return data
+
+
+def _adapter_of(data: Any) -> str | None:
+    name = data.get("adapter", "command") if isinstance(data, dict) else getattr(data, "adapter", None)
+    return f"union:{name}" if name in ADAPTERS else None
+
+
+AgentConfig = Annotated[
+    Annotated[CommandAgent, Tag("union:command")] | Annotated[HttpAgent, Tag("union:http")]
+    | Annotated[PythonAgent, Tag("union:python")] | Annotated[ReplayAgent, Tag("union:replay")]
+    | Annotated[OpenAIAgent, Tag("union:openai")],
+    Discriminator(_adapter_of, custom_error_type="adapter",
+                  custom_error_message="adapter must be one of: command, http, python, openai, replay"),
+    BeforeValidator(_checked_keys),
+]
+"""The agent section: the settings model of the adapter it names. Error locations drop the
+``union:…`` tag (gate.yamlio), so a message reads ``agent.url``, as the file does."""
+
+_AGENT = TypeAdapter(AgentConfig)
+
+
+def agent_config(settings: dict[str, Any]) -> CommandAgent | HttpAgent | PythonAgent | ReplayAgent | OpenAIAgent:
+    """The agent section read from a mapping (raises pydantic's ValidationError)."""
+    return _AGENT.validate_python(settings)

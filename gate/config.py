@@ -13,7 +13,7 @@ from pydantic import (
 )
 
 from gate import yamlio
-from gate.agent_config import AgentConfig
+from gate.agent_config import AgentConfig, CommandAgent
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import NAME_PATTERN
 from gate.errors import GateError
@@ -169,7 +169,7 @@ class GateConfig(_Strict):
     """The suites the cases may name, each with its dimensions (none listed: any dimension);
     unset: any suite. The library names none of its own."""
     cases: CasesConfig = Field(default_factory=CasesConfig)
-    agent: AgentConfig = Field(default_factory=lambda: AgentConfig(command=("python", "examples/demo_agent.py")))
+    agent: AgentConfig = Field(default_factory=lambda: CommandAgent(command=("python", "examples/demo_agent.py")))
     groups: tuple[Literal["A", "B"], ...] = ("A", "B")
     repeats: int | None = Field(None, ge=1)
     """Override every case's repeats (e.g. 1 for a quick local run)."""

@@ -71,7 +71,7 @@ def identity(config: GateConfig) -> dict[str, Any]:
     agent = config.agent
     described = {
         "adapter": agent.adapter,
-        "target": list(agent.command) or agent.url or agent.function or agent.trajectories,
+        "target": agent.target,
         "identity": agent.identity,
     }
     settings = {"tags": list(config.cases.tags), "ids": list(config.cases.ids), "groups": list(config.groups),

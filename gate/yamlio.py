@@ -58,13 +58,19 @@ def read_text(path: Path) -> str:
     return read_bytes(path)[1]
 
 
+def _schema_step(part: int | str) -> bool:
+    """A step pydantic adds to a location for its own schema (a validator function, the member of a
+    tagged union such as ``union:http``), not a key of the file."""
+    return isinstance(part, str) and part.startswith(("function-", "tagged-union", "union:"))
+
+
 def dotted(loc: Sequence[int | str]) -> str:
     """A pydantic error location as a field path: constraints[1].params.exact."""
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("function-after", "function-before") or str(part).startswith(("function-", "tagged-union")):
+        elif _schema_step(part):
             continue
         else:
             out += f".{part}" if out else str(part)
@@ -106,7 +112,7 @@ def first_problem(exc: ValidationError) -> str:
 
 def _one(path: Path, text: str, error: Any, prefix: Sequence[int | str], keys: Iterable[str]) -> GateError:
     loc = [*prefix, *error["loc"]]
-    loc_clean = [p for p in loc if not (isinstance(p, str) and p.startswith("function-"))]
+    loc_clean = [p for p in loc if not _schema_step(p)]
     line = line_of(text, loc_clean)
     where = f"{path}:{line}" if line else str(path)
     hint = ""

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from gate.agent_config import AgentConfig
+from gate.agent_config import AgentConfig, CommandAgent
 from gate.checkers import REGISTRY
 from gate.runner import engine
 from gate.runner.base import Adapter
@@ -62,7 +62,10 @@ def demo_in_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
         return
     real = engine.build_adapter
 
-    def build(agent: AgentConfig, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy) -> Adapter:
-        return InProcessDemo(agent.command) if runs_the_demo(agent, root) else real(agent, root, requests, policy)
+    def build(agent: AgentConfig, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy,
+              transport: Any = None) -> Adapter:
+        if isinstance(agent, CommandAgent) and runs_the_demo(agent, root):
+            return InProcessDemo(agent.command)
+        return real(agent, root, requests, policy, transport)
 
     monkeypatch.setattr(engine, "build_adapter", build)

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from gate.agent_config import AgentConfig
+from gate.agent_config import CommandAgent
 from gate.runner.base import AgentError, parse_json_object
 
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo_agent.py"
@@ -41,9 +41,9 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     return parse_json_object(json.dumps(record, ensure_ascii=False).encode("utf-8"), "the agent's stdout")
 
 
-def runs_the_demo(agent: AgentConfig, root: Path) -> bool:
+def runs_the_demo(agent: CommandAgent, root: Path) -> bool:
     """The command adapter pointed at this repository's demo agent."""
-    if agent.adapter != "command" or not agent.command or not agent.command[-1].endswith("demo_agent.py"):
+    if not agent.command[-1].endswith("demo_agent.py"):
         return False
     script = Path(agent.command[-1])
     return (script if script.is_absolute() else root / script).resolve() == DEMO

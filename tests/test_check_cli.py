@@ -159,10 +159,11 @@ def test_corrupt_baseline_is_unusable_input(project: Path) -> None:
 
 
 def test_bad_config_names_file_line_and_field(project: Path) -> None:
-    (project / "bad.yaml").write_text("agent:\n  adapter: command\n  concurrency: zero\n", encoding="utf-8")
+    (project / "bad.yaml").write_text("agent:\n  adapter: command\n  command: [python, a.py]\n  concurrency: zero\n",
+                                      encoding="utf-8")
     code, _, err = invoke("check", "--config", "bad.yaml")
     assert code == 2
-    assert err.strip() == "gate: error: bad.yaml:3: agent.concurrency: Input should be a valid integer, unable to parse string as an integer"
+    assert err.strip() == "gate: error: bad.yaml:4: agent.concurrency: Input should be a valid integer, unable to parse string as an integer"
 
 
 def test_shards_merge_to_the_unsharded_verdicts(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

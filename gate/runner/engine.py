@@ -9,7 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gate.agent_config import AgentConfig
 from gate.jobs import Job, build_request
@@ -22,6 +22,9 @@ from gate.runner.retry import RetryPolicy, with_retries
 from gate.runner.tasks import gather_until_stopped
 from gate.trajectory import UNREACHABLE, Trajectory
 from gate.verdict import RunVerdict, Status
+
+if TYPE_CHECKING:
+    import httpx
 
 Judge = Callable[[Trajectory], RunVerdict]
 
@@ -76,7 +79,7 @@ class _State:
 def run_jobs(
     jobs: list[Job], agent: AgentConfig, *, root: Path, progress: bool | None = None,
     backoff_base_s: float = DEFAULT_BACKOFF_S, sleep: Callable[[float], Awaitable[None]] | None = None,
-    judge: Judge | None = None,
+    judge: Judge | None = None, transport: httpx.AsyncBaseTransport | None = None,
 ) -> RunOutcome:
     """Call the agent once per job (cache permitting) and collect the trajectories.
 
@@ -84,23 +87,24 @@ def run_jobs(
     stops the run and keeps what finished (``interrupted``). Bad settings raise GateError before
     any call. ``backoff_base_s`` and ``sleep`` tune the retry waits (tests make them instant).
     ``judge``: each answer is judged as it arrives, so the progress counts passed and failed and
-    the verdicts come back with the trajectories (judged once).
+    the verdicts come back with the trajectories (judged once). ``transport``: an HTTP transport for
+    the http and openai adapters instead of the network (tests).
     """
     state = _State()
     enabled = auto_enabled() if progress is None else progress
     policy = RetryPolicy(retries=agent.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
                          on_retry=state.count_retry)
     try:
-        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge))
+        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, transport))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
         state.interrupted = True
     return state.outcome()
 
 
 async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
-               show: bool, judge: Judge | None) -> None:
+               show: bool, judge: Judge | None, transport: httpx.AsyncBaseTransport | None) -> None:
     requests = {job.key: build_request(job) for job in jobs}
-    adapter = build_adapter(agent, root, list(requests.values()), policy)
+    adapter = build_adapter(agent, root, list(requests.values()), policy, transport)
     cache = Cache(root / agent.cache) if agent.cache is not False and adapter.cacheable else None
     identity = agent_identity(agent, root, os.environ) if cache is not None else None
     if cache is not None and identity is None:

@@ -26,14 +26,17 @@ def check_url(url: str) -> None:
         raise GateError(f"agent.url: port {parsed.port} of '{url}' is not between 1 and 65535")
 
 
-def new_client(timeout_s: float, concurrency: int) -> httpx.AsyncClient:
+def new_client(timeout_s: float, concurrency: int,
+               transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
     """A client whose pool fits the run's concurrency; a read that stalls ``timeout_s`` fails.
 
     httpx applies its timeout to each socket operation, so a server that keeps sending a byte now
-    and then never trips it: :func:`post_json` bounds the whole exchange as well.
+    and then never trips it: :func:`post_json` bounds the whole exchange as well. ``transport``: an
+    injected one (httpx.MockTransport in tests) instead of the network.
     """
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    return httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), limits=limits, follow_redirects=False)
+    return httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), limits=limits, follow_redirects=False,
+                             transport=transport)
 
 
 async def post_json(

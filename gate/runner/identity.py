@@ -13,16 +13,16 @@ import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 
-from gate.agent_config import AgentConfig
+from gate.agent_config import AgentConfig, CommandAgent, PythonAgent, ReplayAgent
 
 _COMMIT_ENV = ("GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT")
 
 
 def _named_files(agent: AgentConfig, root: Path) -> list[Path]:
-    if agent.adapter == "command":
+    if isinstance(agent, CommandAgent):
         candidates = [root / arg for arg in agent.command[1:] + agent.command[:1] if not arg.startswith("-")]
         return sorted({path for path in candidates if path.is_file()})
-    if agent.adapter == "python" and agent.function:
+    if isinstance(agent, PythonAgent):
         module = agent.function.split(":", 1)[0]
         local = root / (module.replace(".", "/") + ".py")
         if local.is_file():
@@ -33,7 +33,7 @@ def _named_files(agent: AgentConfig, root: Path) -> list[Path]:
             return []
         origin = spec.origin if spec is not None else None
         return [Path(origin)] if origin and Path(origin).is_file() else []
-    if agent.adapter == "replay" and agent.trajectories and (root / agent.trajectories).is_file():
+    if isinstance(agent, ReplayAgent) and (root / agent.trajectories).is_file():
         return [root / agent.trajectories]
     return []
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from gate.agent_config import AgentConfig
+from gate.agent_config import AgentConfig, agent_config
 from gate.case import Case
 from gate.jobs import Job, plan
 
@@ -41,7 +41,7 @@ def jobs_of(*case_ids: str, groups: tuple[str, ...] = ("A",), **kwargs: Any) -> 
 
 def agent(**settings: Any) -> AgentConfig:
     settings.setdefault("cache", False)
-    return AgentConfig.model_validate(settings)
+    return agent_config(settings)
 
 
 def command_agent(**settings: Any) -> AgentConfig:

@@ -11,7 +11,7 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.agent_config import AgentConfig
+from gate.agent_config import CommandAgent, HttpAgent
 from gate.cli import main
 from gate.runner.identity import agent_identity
 
@@ -43,7 +43,7 @@ def _check(*args: str) -> tuple[int, str, dict[str, Any]]:
 
 
 def test_the_cache_is_off_unless_asked_for() -> None:
-    assert AgentConfig(command=("python", "agent.py")).cache is False
+    assert CommandAgent(command=("python", "agent.py")).cache is False
 
 
 def test_a_changed_agent_behind_the_same_url_is_never_served_silently(project: Path) -> None:
@@ -74,7 +74,7 @@ def test_a_command_agent_s_identity_follows_its_script_and_the_commit(project: P
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     script = project / "agent.py"
     script.write_text("print('v1')\n", encoding="utf-8")
-    agent = AgentConfig(command=(sys.executable, "agent.py"), cache=".gate-cache")
+    agent = CommandAgent(command=(sys.executable, "agent.py"), cache=".gate-cache")
     first = agent_identity(agent, project, {})
     assert first is not None and first.startswith("auto:")
     assert agent_identity(agent, project, {}) == first  # stable
@@ -83,7 +83,7 @@ def test_a_command_agent_s_identity_follows_its_script_and_the_commit(project: P
     assert second != first
     assert agent_identity(agent, project, {"GITHUB_SHA": "abc"}) != second
     assert agent_identity(agent.model_copy(update={"identity": "v7"}), project, {}) == "v7"
-    http = AgentConfig(adapter="http", url="http://127.0.0.1:1/run")
+    http = HttpAgent(url="http://127.0.0.1:1/run")
     assert agent_identity(http, project, {}) is None
     assert agent_identity(http, project, {"GITHUB_SHA": "abc"}) is not None
 

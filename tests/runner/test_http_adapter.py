@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -23,30 +25,59 @@ def _answer(seen: Seen) -> dict[str, object]:
             "final_answer": f"answer of {seen.body['case_id']}"}
 
 
+class Mock:
+    """An httpx.MockTransport answering with ``handler(request body, index)``, keeping what it saw:
+    the adapter's own client, without a socket."""
+
+    def __init__(self, handler: Callable[[dict[str, Any], int], httpx.Response]) -> None:
+        self.seen: list[httpx.Request] = []
+        self._handler = handler
+
+    def transport(self) -> httpx.MockTransport:
+        def reply(request: httpx.Request) -> httpx.Response:
+            self.seen.append(request)
+            return self._handler(json.loads(request.content), len(self.seen) - 1)
+
+        return httpx.MockTransport(reply)
+
+
+def _trajectory_of(body: dict[str, Any]) -> dict[str, object]:
+    return {"case_id": body["case_id"], "group": body["group"], "run": body["run"],
+            "final_answer": f"answer of {body['case_id']}"}
+
+
 def test_posts_the_request_and_reads_the_trajectory(tmp_path: Path) -> None:
-    with serve(lambda seen, i: Reply(body=_answer(seen))) as server:
-        outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url + "/run"),
-                           root=tmp_path, progress=False)
+    mock = Mock(lambda body, i: httpx.Response(200, json=_trajectory_of(body)))
+    outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url="http://agent.test/run"),
+                       root=tmp_path, progress=False, transport=mock.transport())
     assert [t.final_answer for t in outcome.trajectories] == ["answer of c1", "answer of c2"]
-    assert sorted(s.body["case_id"] for s in server.seen) == ["c1", "c2"]
-    assert {s.path for s in server.seen} == {"/run"}
-    assert server.seen[0].body["messages"][0]["role"] == "user"
+    bodies = [json.loads(r.content) for r in mock.seen]
+    assert sorted(b["case_id"] for b in bodies) == ["c1", "c2"]
+    assert {(r.method, str(r.url)) for r in mock.seen} == {("POST", "http://agent.test/run")}
+    assert bodies[0]["messages"][0]["role"] == "user"
+
+
+def test_a_real_socket_carries_the_same_exchange(tmp_path: Path) -> None:
+    with serve(lambda seen, i: Reply(body=_answer(seen))) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url + "/run"), root=tmp_path, progress=False)
+    assert [t.final_answer for t in outcome.trajectories] == ["answer of c1"]
+    assert [s.path for s in server.seen] == ["/run"]
 
 
 def test_429_then_200_honours_retry_after(tmp_path: Path, sleeps: Sleeps) -> None:
-    def handler(seen: Seen, index: int) -> Reply:
+    def handler(body: dict[str, Any], index: int) -> httpx.Response:
         if index == 0:
-            return Reply(429, {"error": "slow down"}, headers={"Retry-After": "7"})
-        return Reply(body=_answer(seen))
+            return httpx.Response(429, json={"error": "slow down"}, headers={"Retry-After": "7"})
+        return httpx.Response(200, json=_trajectory_of(body))
 
-    with serve(handler) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
-                           root=tmp_path, progress=False, sleep=sleeps)
+    mock = Mock(handler)
+    outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url="http://agent.test/run", retries=3),
+                       root=tmp_path, progress=False, sleep=sleeps, transport=mock.transport())
     (record,) = outcome.trajectories
     assert record.error is None and record.final_answer == "answer of c1"
     assert sleeps.delays == [7.0]
     assert record.metadata["attempts"] == 2
-    assert outcome.calls == 1 and outcome.retries == 1 and len(server.seen) == 2
+    assert outcome.calls == 1 and outcome.retries == 1 and len(mock.seen) == 2
 
 
 def test_5xx_exhaustion_is_an_error_trajectory_after_backoff(tmp_path: Path, sleeps: Sleeps) -> None:
@@ -249,3 +280,20 @@ def test_a_retry_after_longer_than_a_run_waits_gives_up_at_once(tmp_path: Path, 
     assert sleeps.delays == [] and len(server.seen) == 1  # no hour of sleep, no second call
     assert record.error is not None and record.error.endswith(
         "— the agent asks to retry after 3600 s, more than the 120 s a run waits; gave up")
+
+
+@pytest.mark.parametrize(("section", "message"), [
+    ("  adapter: telnet\n", "gate.yaml:2: agent: adapter must be one of: command, http, python, openai, replay"),
+    ("  adapter: http\n  headers: {}\n", "gate.yaml:2: agent.url: Field required"),
+    ("  adapter: python\n  function: m:f\n  timeout_s: 0\n", "gate.yaml:4: agent.timeout_s: Input should be greater than 0"),
+    ("  adapter: replay\n  trajectories: r.jsonl\n  command: [x]\n",
+     "gate.yaml:2: agent: adapter 'replay' does not read 'command' ('command' is a setting of adapter command); "
+     "its own settings: trajectories"),
+    ("  adapter: http\n  url: http://a.test\n  retry: 2\n",
+     "gate.yaml:4: agent.retry: Extra inputs are not permitted — did you mean 'retries'?"),
+], ids=["unknown-adapter", "missing-url", "shared-setting", "foreign-key", "unknown-key"])
+def test_each_adapter_has_its_own_settings_and_errors_name_them(tmp_path: Path, section: str, message: str) -> None:
+    (tmp_path / "gate.yaml").write_text("agent:\n" + section, encoding="utf-8")
+    with pytest.raises(GateError) as info:
+        load_config(tmp_path / "gate.yaml")
+    assert str(info.value) == f"{tmp_path}/{message}"

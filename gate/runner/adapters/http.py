@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import httpx
+
 from gate.runner import headers as headers_mod
 from gate.runner.httpcall import check_url, new_client, post_json
 
@@ -16,13 +18,14 @@ class HttpAdapter:
     handles_retries = False
     cacheable = True
 
-    def __init__(self, url: str, headers: Mapping[str, str], timeout_s: float, concurrency: int) -> None:
+    def __init__(self, url: str, headers: Mapping[str, str], timeout_s: float, concurrency: int,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
         headers_mod.check_environment(headers)
         check_url(url)
         self._url = url
         self._headers = dict(headers)
         self._timeout = timeout_s
-        self._client = new_client(timeout_s, concurrency)
+        self._client = new_client(timeout_s, concurrency, transport)
 
     def fingerprint(self, request: dict[str, Any]) -> Any:
         return self._url  # header values are credentials, not part of what the agent answers

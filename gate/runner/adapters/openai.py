@@ -15,7 +15,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gate.agent_config import AgentConfig
+import httpx
+
+from gate.agent_config import OpenAIAgent
 from gate.errors import GateError
 from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError, snippet
@@ -133,10 +135,10 @@ class ChatAdapter:
     handles_retries = True
     cacheable = True
 
-    def __init__(self, agent: AgentConfig, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy) -> None:
+    def __init__(self, agent: OpenAIAgent, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
         if not agent.model:
             raise GateError("agent.model is required by the openai adapter")
-        assert agent.url is not None  # the config requires it for this adapter
         headers_mod.check_environment(agent.headers)
         self._agent = agent
         self._url = endpoint_url(agent.url)
@@ -144,7 +146,7 @@ class ChatAdapter:
         self._skills = load_skills(requests, root / agent.skills_dir)
         self._tools = load_tools(agent.tools, root)
         self._policy = policy
-        self._client = new_client(agent.timeout_s, agent.concurrency)
+        self._client = new_client(agent.timeout_s, agent.concurrency, transport)
 
     def system_prompt(self, request: Mapping[str, Any]) -> str:
         """Active skills' text (group B), then the request's context as JSON."""
