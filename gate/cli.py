@@ -67,19 +67,24 @@ def _existing(path: str, what: str) -> Path:
               help="Seconds each record's judging may take (default: 5).")
 @click.option("--reviews", "reviews_path", default="reviews/reviews.yaml", show_default=True,
               help="Human verdicts that override those of the trajectories they name (used when present).")
+@click.option("--config", "config_path", default=None,
+              help="gate.yaml whose thresholds and suites apply (default: ./gate.yaml when present).")
 def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget_s: float | None,
-                 reviews_path: str) -> None:
-    """Judge recorded trajectories (no agent call) and print a per-case verdict table.
+                 reviews_path: str, config_path: str | None) -> None:
+    """Judge recorded trajectories (no agent call); print a per-case verdict table and the findings
+    gate.yaml's thresholds give (no baseline is compared).
 
     Exits 0 once every record is judged, whatever the verdicts; 2 on unusable input; 130 when
     interrupted (what was judged by then is still reported).
     """
     from gate.budget import DEFAULT_BUDGET_S
     from gate.commands.eval import run_eval
+    from gate.config import load_config
 
-    budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
+    config = load_config(config_path)
+    budget = (DEFAULT_BUDGET_S if config_path is None else config.judging.budget_s) if budget_s is None else budget_s
     sys.exit(run_eval(Path(cases_dir), _existing(trajectories, "trajectory file"), json_out, budget,
-                      Path(reviews_path)))
+                      Path(reviews_path), config))
 
 
 @main.command("validate")

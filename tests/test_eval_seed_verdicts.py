@@ -97,3 +97,24 @@ def test_every_case_with_a_rule_is_golden_but_those_that_need_an_image() -> None
     for case in load_cases(ROOT / "cases").cases.values():
         ruled = any(constraint.is_rule for constraint in case.constraints)
         assert ("golden" in case.tags) == (ruled and "multimodal" not in case.tags), case.id
+
+
+def test_eval_reports_the_findings_of_what_it_judged(tmp_path: Path) -> None:
+    """The thresholds of the gate.yaml given apply to the records judged: a bar the recording misses
+    is an error finding and ``passed: false`` (the exit code stays 0: eval reports, check gates)."""
+    recording = ROOT / "examples" / "trajectories.jsonl"
+    default = CliRunner().invoke(main, ["eval", "--cases", str(ROOT / "cases"), "--trajectories", str(recording),
+                                        "--json", str(tmp_path / "default.json")], catch_exceptions=False)
+    assert default.exit_code == 0, default.output
+    document = json.loads((tmp_path / "default.json").read_text(encoding="utf-8"))
+    assert document["passed"] is True
+    assert {f["rule"] for f in document["findings"]} == {"no-judged-case"}  # no baseline note: eval has none
+    (tmp_path / "gate.yaml").write_text("thresholds:\n  min_a: 0.99\n", encoding="utf-8")
+    strict = CliRunner().invoke(main, ["eval", "--cases", str(ROOT / "cases"), "--trajectories", str(recording),
+                                       "--json", str(tmp_path / "strict.json"), "--config", str(tmp_path / "gate.yaml")],
+                                catch_exceptions=False)
+    assert strict.exit_code == 0, strict.output
+    document = json.loads((tmp_path / "strict.json").read_text(encoding="utf-8"))
+    missed = [f for f in document["findings"] if f["rule"] == "min-a"]
+    assert document["passed"] is False and missed and all(f["level"] == "error" for f in missed)
+    assert f"[error] {missed[0]['message']}" in strict.output

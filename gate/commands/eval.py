@@ -1,4 +1,5 @@
-"""`gate eval`: judge exactly the records of a trajectory file and report them."""
+"""`gate eval`: judge exactly the records of a trajectory file and report them, with the findings
+gate.yaml's thresholds give on what was judged (no baseline: eval compares with nothing)."""
 
 from __future__ import annotations
 
@@ -8,25 +9,32 @@ import click
 
 from gate.atomic import write_json
 from gate.budget import DEFAULT_BUDGET_S
+from gate.config import GateConfig
 from gate.errors import EXIT_INTERRUPTED
 from gate.interrupts import stop_requests
 from gate.loader import load_cases
 from gate.pipeline import consistency_json, judge
+from gate.policy.decide import decide
 from gate.records import read_trajectories
 from gate.report.table import verdict_table
 from gate.results import results_document
+from gate.sanitize import one_line
 from gate.scoring import metrics as metrics_mod
+from gate.scoring.comparison import Comparison
 from gate.scoring.readings import Readings
 
 
 def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
-             budget_s: float | None = DEFAULT_BUDGET_S, reviews_file: Path | None = None) -> int:
-    """Judge every record; print the table; write results.json if asked. Returns the exit code:
-    0, or 130 when a stop was asked for (what was judged by then is still reported).
-    ``reviews_file``: human verdicts that override those of the trajectories they name."""
+             budget_s: float | None = DEFAULT_BUDGET_S, reviews_file: Path | None = None,
+             config: GateConfig | None = None) -> int:
+    """Judge every record; print the table and the findings; write results.json if asked. Returns
+    the exit code: 0 whatever the verdicts, or 130 when a stop was asked for (what was judged by
+    then is still reported). ``reviews_file``: human verdicts that override those of the
+    trajectories they name. ``config``: whose thresholds, decision settings and suites apply."""
     from gate.semantic.reviews import Reviews, apply_reviews, load_reviews
 
-    case_set = load_cases(cases_dir)
+    config = config or GateConfig()
+    case_set = load_cases(cases_dir, config.suites)
     records = read_trajectories(trajectories, case_set.cases)
     reviews = load_reviews(reviews_file) if reviews_file is not None else Reviews(Path())
     for warning in reviews.stale(case_set.cases):
@@ -38,14 +46,23 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
         verdicts = apply_reviews(verdicts, judged, reviews)
         computed = metrics_mod.compute(case_set.cases, verdicts)
         click.echo(verdict_table(verdicts))
+        settings = config.decision
+        evidence = 1 - settings.alpha if settings.mode == "confidence" else None
+        consistency = consistency_json(case_set.cases, judged, evidence, budget_s, readings)
         interrupted = stops.requested
+        decided = decide(case_set.cases, verdicts, computed, Comparison(present=False), consistency,
+                         thresholds=config.thresholds, settings=settings, fail_on=config.fail_on,
+                         interrupted=interrupted)
+        findings = [f for f in decided.findings if f.rule != "no-baseline"]  # eval never has one
+        for finding in findings:
+            click.echo(f"[{finding.level.value}] {one_line(finding.message)}")
         if json_out:
-            extra: dict[str, object] = {"consistency": consistency_json(case_set.cases, judged, budget_s=budget_s, readings=readings)}
+            extra: dict[str, object] = {"consistency": consistency}
             if interrupted:
                 extra["interrupted"] = True
             document = results_document(
                 cases_digest=case_set.digest, verdicts=verdicts, metrics=computed.as_json(),
-                findings=[], passed=not interrupted, extra=extra,
+                findings=[f.as_json() for f in findings], passed=decided.passed, extra=extra,
             )
             write_json(json_out, document)
             click.echo(f"results written to {json_out}")
