@@ -64,7 +64,7 @@ def _existing(path: str, what: str) -> Path:
 @click.option("--trajectories", "trajectories", required=True, help="Trajectory file (JSON Lines).")
 @click.option("--json", "json_out", default=None, help="Write results.json here.")
 @click.option("--budget", "budget_s", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Seconds each record's judging may take (default: 5).")
+              help="Seconds each record's judging may take (default: judging.budget_s of gate.yaml, 5).")
 @click.option("--reviews", "reviews_path", default="reviews/reviews.yaml", show_default=True,
               help="Human verdicts that override those of the trajectories they name (used when present).")
 @click.option("--config", "config_path", default=None,
@@ -77,12 +77,11 @@ def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget
     Exits 0 once every record is judged, whatever the verdicts; 2 on unusable input; 130 when
     interrupted (what was judged by then is still reported).
     """
-    from gate.budget import DEFAULT_BUDGET_S
     from gate.commands.eval import run_eval
     from gate.config import load_config
 
     config = load_config(config_path)
-    budget = (DEFAULT_BUDGET_S if config_path is None else config.judging.budget_s) if budget_s is None else budget_s
+    budget = config.judging.budget_s if budget_s is None else budget_s
     sys.exit(run_eval(Path(cases_dir), _existing(trajectories, "trajectory file"), json_out, budget,
                       Path(reviews_path), config))
 
