@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from gate import safejson
 from gate.atomic import write_json
 from gate.errors import GateError
+from gate.results import CountRecord, ResultsFile
 from gate.verdict import RunCount, Status
 from gate.yamlio import dotted
 
@@ -84,32 +85,22 @@ class _BaselineV1(BaseModel):
                         converted_from_v1=True)
 
 
-def from_results(document: dict[str, Any], where: str = "results.json") -> Baseline:
+def from_results(document: ResultsFile, where: str = "results.json") -> Baseline:
     """A baseline from a results.json document (the latest `gate check` output)."""
+    cases: dict[str, dict[str, StoredCount]] = {}
+    for cid, outcome in sorted(document.metrics.cases.items()):
+        counts = outcome.counts
+        if counts is None:  # results written before counts were recorded: one run per status
+            counts = {g: CountRecord(passed=int(s is Status.PASS), judged=1) for g, s in outcome.groups.items()
+                      if s is not Status.SKIPPED}
+        kept = {g: StoredCount(passed=c.passed, runs=c.judged) for g, c in sorted(counts.items()) if c.judged}
+        if kept:
+            cases[cid] = kept
     try:
-        metrics = document["metrics"]
-        cases: dict[str, dict[str, Any]] = {}
-        for cid, outcome in sorted(metrics["cases"].items()):
-            counts = outcome.get("counts")
-            if counts is None:  # results written before counts were recorded: one run per status
-                counts = {g: {"passed": int(s == "pass"), "judged": 1} for g, s in outcome["groups"].items()
-                          if s != "skipped"}
-            kept = {g: {"passed": c["passed"], "runs": c["judged"]} for g, c in sorted(counts.items()) if c["judged"]}
-            if kept:
-                cases[cid] = kept
-        data = {
-            "schema": SCHEMA,
-            "cases_digest": document["cases_digest"],
-            "identity": document.get("identity") or {},
-            "dimensions": {
-                key: {g: m.get("case_pass_rate") for g, m in sorted(value["groups"].items())}
-                for key, value in sorted(metrics["dimensions"].items())
-            },
-            "cases": cases,
-        }
-        return Baseline.model_validate(data)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise GateError(f"not a gate check results document (missing or malformed {exc})", where=where) from None
+        return Baseline(schema_=SCHEMA, cases_digest=document.cases_digest, identity=document.identity or {},
+                        dimensions={key: {g: m.case_pass_rate for g, m in sorted(value.groups.items())}
+                                    for key, value in sorted(document.metrics.dimensions.items())},
+                        cases=cases)
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
         raise GateError(f"not a gate check results document: {dotted(error['loc'])}: {error['msg']}", where=where) from None

@@ -3,11 +3,123 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
-from gate.verdict import ConstraintVerdict, RunVerdict
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
+
+from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 SCHEMA = "gate.results/v1"
+
+
+# ---------------------------------------------------------------- the document, as readers see it
+
+
+class _Part(BaseModel):
+    """A part of results.json: typed where a reader relies on it; keys added by later versions pass."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class ConstraintRecord(_Part):
+    id: str
+    check: str
+    status: Status
+    detail: str = ""
+    evidence: list[Any] = Field(default_factory=list)
+    source: Literal["judge", "human"] | None = None
+    """Who decided it when not the rule checkers."""
+
+
+class RunRecord(_Part):
+    """One run's verdict."""
+
+    case_id: str
+    group: str
+    run: int = Field(ge=0)
+    status: Status
+    unjudged: int = Field(0, ge=0)
+    error: str | None = None
+    constraints: list[ConstraintRecord] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class CountRecord(_Part):
+    """Passing runs of judged runs of one (case, group)."""
+
+    passed: int = Field(ge=0)
+    judged: int = Field(ge=0)
+
+    @property
+    def rate(self) -> float | None:
+        return self.passed / self.judged if self.judged else None
+
+
+class CaseRecord(_Part):
+    groups: dict[str, Status]
+    counts: dict[str, CountRecord] | None = None
+    """Absent in results written before counts were recorded: then one run per status."""
+    attribution: str | None = None
+    states: dict[str, str] = Field(default_factory=dict)
+
+
+class GroupRecord(_Part):
+    runs: int = Field(0, ge=0)
+    passed: int = Field(0, ge=0)
+    case_pass_rate: float | None = Field(None, ge=0, le=1)
+    constraint_follow_rate: float | None = Field(None, ge=0, le=1)
+
+
+class DimensionRecord(_Part):
+    groups: dict[str, GroupRecord]
+    delta: float | None = None
+
+
+class MetricsRecord(_Part):
+    dimensions: dict[str, DimensionRecord] = Field(default_factory=dict)
+    overall: dict[str, GroupRecord] = Field(default_factory=dict)
+    cases: dict[str, CaseRecord] = Field(default_factory=dict)
+
+
+class FindingRecord(_Part):
+    level: Literal["red-line", "error", "warning", "info"]
+    rule: str
+    message: str
+    dimension: str | None = None
+    case_id: str | None = None
+    group: str | None = None
+
+
+class ShardRecord(_Part):
+    k: int = Field(ge=1)
+    n: int = Field(ge=1)
+
+
+class BaselineRecord(_Part):
+    present: bool
+    stale: bool = False
+    newly_failing: list[tuple[str, str]] = Field(default_factory=list)
+    newly_passing: list[tuple[str, str]] = Field(default_factory=list)
+
+
+class ResultsFile(_Part):
+    """results.json (``gate.results/v1``) as `gate check`, `gate merge` and `gate eval --json` write
+    it; every reader in the package validates into it (`gate schema results` is its JSON Schema)."""
+
+    schema_: Literal["gate.results/v1"] = Field(alias="schema")
+    cases_digest: str
+    passed: StrictBool
+    results: list[RunRecord]
+    metrics: MetricsRecord
+    findings: list[FindingRecord]
+    baseline: BaselineRecord | None = None
+    identity: dict[str, Any] | None = None
+    shard: ShardRecord | None = None
+    interrupted: StrictBool = False
+    cached_answers: int = Field(0, ge=0)
+
+    def run_keys(self) -> set[tuple[str, str, int]]:
+        return {(r.case_id, r.group, r.run) for r in self.results}
 
 
 def run_json(verdict: RunVerdict) -> dict[str, Any]:

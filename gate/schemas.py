@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from gate.verdict import RunVerdict
+from pydantic import BaseModel
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 NAMES = ("case", "config", "results", "judge", "calibration", "reviews")
@@ -59,30 +57,11 @@ def config_schema() -> dict[str, Any]:
     return {"$schema": DRAFT, "title": "agent-gate gate.yaml", **GateConfig.model_json_schema(by_alias=True)}
 
 
-class _Finding(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    level: str
-    rule: str
-    message: str
-
-
-class _Results(BaseModel):
-    """results.json (``gate.results/v1``): the contract keys; later additions are allowed."""
-
-    model_config = ConfigDict(extra="allow")
-
-    schema_: str = Field(alias="schema", pattern=r"^gate\.results/v\d+$")
-    cases_digest: str
-    passed: bool
-    results: list[RunVerdict]
-    metrics: dict[str, Any]
-    findings: list[_Finding]
-
-
 def results_schema() -> dict[str, Any]:
     """results.json as `gate check`, `gate merge` and `gate eval --json` write it."""
-    return {"$schema": DRAFT, "title": "agent-gate results.json", **_Results.model_json_schema(by_alias=True)}
+    from gate.results import ResultsFile
+
+    return _model_schema("agent-gate results.json", ResultsFile)
 
 
 def _model_schema(title: str, model: type[BaseModel]) -> dict[str, Any]:

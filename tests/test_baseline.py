@@ -11,6 +11,7 @@ from gate import baseline
 from gate.config import DecisionConfig
 from gate.errors import GateError
 from gate.policy import evidence as decision
+from gate.results import ResultsFile
 from gate.scoring.comparison import compare
 from gate.scoring.metrics import CaseOutcome, GroupMetrics, Metrics
 from gate.verdict import RunCount, Status
@@ -112,15 +113,16 @@ def test_corrupt_baseline_names_file_and_problem(tmp_path: Path, content: str, m
 
 
 def test_round_trip_is_deterministic(tmp_path: Path) -> None:
-    document = {"cases_digest": "sha256:x", "identity": {"agent": "demo"},
+    document = {"schema": "gate.results/v1", "passed": True, "results": [], "findings": [],
+                "cases_digest": "sha256:x", "identity": {"agent": "demo"},
                 "metrics": {"dimensions": {"B3/QC": {"groups": {"B": {"case_pass_rate": 0.5}, "A": {"case_pass_rate": 1.0}}}},
                             "cases": {"B3-QC-02": {"groups": {"A": "pass"}, "counts": {"A": {"passed": 3, "judged": 5}}},
                                       "B3-QC-01": {"groups": {"B": "fail", "A": "pass"}}}}}
     first, second = tmp_path / "a.json", tmp_path / "b.json"
-    baseline.write(first, baseline.from_results(document))
-    baseline.write(second, baseline.from_results(json.loads(json.dumps(document))))
+    baseline.write(first, baseline.from_results(ResultsFile.model_validate(document)))
+    baseline.write(second, baseline.from_results(ResultsFile.model_validate(json.loads(json.dumps(document)))))
     assert first.read_bytes() == second.read_bytes()
-    assert baseline.load(first) == baseline.from_results(document)
+    assert baseline.load(first) == baseline.from_results(ResultsFile.model_validate(document))
     stored = json.loads(first.read_text())
     assert list(stored["cases"]) == ["B3-QC-01", "B3-QC-02"]
     assert stored["cases"]["B3-QC-02"] == {"A": {"passed": 3, "runs": 5}}  # counts kept as recorded

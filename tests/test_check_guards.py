@@ -72,7 +72,7 @@ def test_baseline_update_refuses_partial_results(project: Path) -> None:
     assert code == 2 and "results are partial" in out
     results.write_text(json.dumps({**document, "metrics": []}), encoding="utf-8")
     code, out = invoke("baseline", "update")
-    assert code == 2 and "not a gate check results document" in out
+    assert code == 2 and "not a results.json: metrics: Input should be a valid dictionary" in out
 
 
 def test_reports_are_ordinary_files(project: Path) -> None:

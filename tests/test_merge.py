@@ -15,7 +15,7 @@ from gate.pipeline import CheckSettings
 
 def shard(tmp_path: Path, name: str, **fields: object) -> Path:
     document = {"schema": "gate.results/v1", "cases_digest": "sha256:a", "identity": {"config": "x"},
-                "shard": {"k": 1, "n": 2}, "results": [], **fields}
+                "shard": {"k": 1, "n": 2}, "results": [], "metrics": {}, "findings": [], "passed": True, **fields}
     path = tmp_path / name / "results.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(document), encoding="utf-8")
@@ -44,6 +44,11 @@ def test_mismatched_shards_are_refused(tmp_path: Path, second: dict, message: st
 @pytest.mark.parametrize(("content", "message"), [
     ("{", "not a results.json: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
     ('{"schema": "other"}', "not a results.json: schema must be 'gate.results/v1'"),
+    ('{"schema": "gate.results/v1", "cases_digest": "x", "passed": true, "metrics": {}, "findings": [], '
+     '"results": [{"case_id": "C", "group": "A", "run": -1, "status": "pass"}]}',
+     "not a results.json: results[0].run: Input should be greater than or equal to 0"),
+    ('{"schema": "gate.results/v1", "cases_digest": "x", "passed": "yes", "metrics": {}, "findings": [], "results": []}',
+     "not a results.json: passed: Input should be a valid boolean"),
 ])
 def test_unreadable_results_are_named(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "results.json"

@@ -97,11 +97,11 @@ def update(config_path: str | None, results_path: str | None, out_path: str | No
     else:
         source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
         document = read_results(source)
-        if document.get("shard"):
+        if document.shard is not None:
             raise GateError("these are one shard's results; merge the shards first (`gate merge`)", where=str(source))
-        if document.get("interrupted"):
+        if document.interrupted:
             raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
-        made, total = baseline.from_results(document, str(source)), len(document.get("results", []))
+        made, total = baseline.from_results(document, str(source)), len(document.results)
     if not _may_replace(old, made, accept_regressions, target):
         return EXIT_FAILED
     baseline.write(target, made)

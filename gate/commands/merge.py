@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
+
+from pydantic import ValidationError
 
 from gate import safejson
 from gate.errors import GateError
@@ -18,12 +19,13 @@ from gate.loader import load_cases
 from gate.pipeline import CheckSettings, build_report, identity, reference_baseline, write_reports
 from gate.records import read_trajectories
 from gate.report.model import GateReport
-from gate.results import SCHEMA
+from gate.results import SCHEMA, ResultsFile
 from gate.trajectory import Trajectory
+from gate.yamlio import first_problem
 
 
-def read_results(path: Path) -> dict[str, Any]:
-    """A results.json document; anything else is a GateError naming the file."""
+def read_results(path: Path) -> ResultsFile:
+    """A results.json document, validated; anything else is a GateError naming the file and field."""
     if not path.exists():
         raise GateError("results file not found", where=str(path))
     try:
@@ -34,21 +36,16 @@ def read_results(path: Path) -> dict[str, Any]:
         raise GateError(f"cannot read: {exc.strerror}", where=str(path)) from None
     if not isinstance(document, dict) or document.get("schema") != SCHEMA:
         raise GateError(f"not a results.json: schema must be '{SCHEMA}'", where=str(path))
-    return document
-
-
-def _shard(document: dict[str, Any], path: Path) -> tuple[int, int]:
-    shard = document.get("shard")
-    if not isinstance(shard, dict) or not isinstance(shard.get("k"), int) or not isinstance(shard.get("n"), int):
-        raise GateError("not a shard's results (no shard K/N recorded); run `gate check --shard K/N`", where=str(path))
-    return shard["k"], shard["n"]
-
-
-def _run_keys(document: dict[str, Any], path: Path) -> set[tuple[str, str, int]]:
     try:
-        return {(str(r["case_id"]), str(r["group"]), int(r["run"])) for r in document.get("results", [])}
-    except (KeyError, TypeError, ValueError):
-        raise GateError("results[]: every run needs case_id, group and run", where=str(path)) from None
+        return ResultsFile.model_validate(document)
+    except ValidationError as exc:
+        raise GateError(f"not a results.json: {first_problem(exc)}", where=str(path)) from None
+
+
+def _shard(document: ResultsFile, path: Path) -> tuple[int, int]:
+    if document.shard is None:
+        raise GateError("not a shard's results (no shard K/N recorded); run `gate check --shard K/N`", where=str(path))
+    return document.shard.k, document.shard.n
 
 
 def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
@@ -69,10 +66,10 @@ def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport
     missing = sorted(set(range(1, total + 1)) - set(seen))
     if missing:
         raise GateError(f"missing shard(s) {missing} of {total}: a missing shard is never a pass")
-    digests = {doc.get("cases_digest") for _, doc in documents}
+    digests = {doc.cases_digest for _, doc in documents}
     if len(digests) != 1:
         raise GateError("the shards ran on different case sets (cases_digest differs)")
-    configs = {json.dumps(doc.get("identity"), sort_keys=True) for _, doc in documents}
+    configs = {json.dumps(doc.identity, sort_keys=True) for _, doc in documents}
     if len(configs) != 1:
         raise GateError("the shards ran with different agents or configs (identity differs)")
     config = settings.config
@@ -83,20 +80,20 @@ def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport
         raise GateError("gate.yaml differs from the one the shards ran with (identity differs)")
     trajectories: list[Trajectory] = []
     for path, document in documents:
-        expected = _run_keys(document, path)
+        expected = document.run_keys()
         records = read_trajectories(path.parent / "trajectories.jsonl", case_set.cases, allow_empty=not expected)
         if {(t.case_id, t.group, t.run) for t in records} != expected:
             raise GateError("trajectories.jsonl does not match results.json beside it", where=str(path.parent))
         if expected & {(t.case_id, t.group, t.run) for t in trajectories}:
             raise GateError("runs overlap another shard's", where=str(path))
         trajectories += records
-    interrupted = any(doc.get("interrupted") for _, doc in documents)
+    interrupted = any(doc.interrupted for _, doc in documents)
     merged = CheckSettings(config=config, baseline=settings.baseline, out_dir=settings.out_dir,
                            fail_on=settings.fail_on, baseline_named=settings.baseline_named,
                            baseline_ref=settings.baseline_ref)
     base, notes = reference_baseline(merged)
     report = build_report(merged, case_set, trajectories, base=base, interrupted=interrupted, notes=notes)
-    cached = sum(doc.get("cached_answers", 0) for _, doc in documents if isinstance(doc.get("cached_answers", 0), int))
+    cached = sum(doc.cached_answers for _, doc in documents)
     report = dataclasses.replace(report, cached=cached)
     paths = write_reports(report, settings.out_dir, trajectories)
     return report, paths
