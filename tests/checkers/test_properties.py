@@ -16,39 +16,26 @@ from gate.text import units
 from gate.text.items import extract
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome, Status
+from tests.checkers.test_examples import ALL
 
 Judge = Callable[..., Outcome]
 
-# One representative parameter object per checker; a new checker must add one here.
-PARAMS: dict[str, dict[str, Any]] = {
-    "items:count": {"min": 2, "max": 7},
-    "items:length": {"max": 30},
-    "items:price": {"max": 3000},
-    "json:count": {"exact": 3},
-    "json:fields": {"fields": {"city": ["city_name", "name"], "reason": []}},
-    "json:schema": {"schema": {"type": "array", "items": {"type": "object", "required": ["name"]}}},
-    "json:valid": {"type": "array"},
-    "markdown:list": {"ordered": True},
-    "markdown:no_list": {},
-    "markdown:plain_text": {},
-    "markdown:table": {"min_rows": 2},
-    "terms:forbidden": {"terms": ["re:比.{0,4}好"], "groups": ["sony", "gaming_laptop"], "scope": "items"},
-    "terms:required": {"terms": ["签证", "安全"], "groups": ["apple"], "min_matches": 1},
-    "text:acknowledges_limit": {},
-    "text:asks_user": {},
-    "text:days": {"days": 5},
-    "text:length": {"max": 200},
-    "text:no_repeated_sentences": {},
-    "text:sections": {"sections": {"交通": ["出行"], "住宿": []}},
-    "text:sentences": {"exact": 1},
-    "tools:args": {"tool": "search_*", "args": {"city": "re:三亚", "filters": {"n": 5}}},
-    "tools:forbidden": {"tools": ["send_*", "update_ticket"]},
-    "tools:max_calls": {"max": 3},
-    "tools:no_repeat": {"tools": ["send_*"]},
-    "tools:order": {"first": "list_feedback", "then": "classify"},
-    "tools:required": {"tools": ["list_feedback"]},
-    "tools:uses_result": {"tool": "search_*", "min_matches": 1},
-}
+
+
+def _representative_params() -> dict[str, dict[str, Any]]:
+    """Per checker, the richest parameters its examples use (most keys set, then most text, the first
+    on a tie) — the most paths exercised: a new checker needs no entry here, only its examples."""
+    def richness(params: dict[str, Any]) -> tuple[int, int]:
+        return len(params), len(json.dumps(params, ensure_ascii=False))
+
+    best: dict[str, dict[str, Any]] = {}
+    for check, _, example in ALL:
+        if check not in best or richness(example.params) > richness(best[check]):
+            best[check] = example.params
+    return best
+
+
+PARAMS: dict[str, dict[str, Any]] = _representative_params()
 
 # Fragments real answers are made of, so that random text also hits the structural paths.
 _FRAGMENTS = [

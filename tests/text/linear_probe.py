@@ -47,8 +47,8 @@ def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
     from gate.subject import Subject
     from gate.trajectory import Trajectory
 
-    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "checkers"))
-    from test_properties import PARAMS
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
+    from tests.checkers.test_properties import PARAMS
 
     params = {check: REGISTRY[check].params.model_validate(PARAMS[check]) for check in REGISTRY}
     shapes = {
