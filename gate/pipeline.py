@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gate import baseline as baseline_mod
 from gate.budget import DEFAULT_BUDGET_S
@@ -28,6 +28,9 @@ from gate.scoring.readings import Readings
 from gate.shard import select_shard
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict, Status
+
+if TYPE_CHECKING:
+    from gate.scoring.consistency import ConsistencyReport
 
 
 @dataclass(frozen=True)
@@ -95,13 +98,15 @@ def judge(cases: dict[str, Case], trajectories: list[Trajectory], budget_s: floa
     return verdicts
 
 
-def consistency_json(cases: dict[str, Case], trajectories: list[Trajectory], confidence: float | None = None,
-                     budget_s: float | None = DEFAULT_BUDGET_S, readings: Readings | None = None) -> dict[str, Any] | None:
+def consistency_report(cases: dict[str, Case], trajectories: list[Trajectory], confidence: float | None = None,
+                       budget_s: float | None = DEFAULT_BUDGET_S,
+                       readings: Readings | None = None) -> ConsistencyReport | None:
+    """The consistency of the repeated cases that ran (None when none did); a model until the
+    reports serialise it."""
     from gate.scoring.consistency import compute_all
 
     report = compute_all(cases, trajectories, confidence=confidence, budget_s=budget_s, readings=readings)
-    data = report.as_json()
-    return data if data.get("cases") else None
+    return report if report.cases else None
 
 
 def load_baseline(settings: CheckSettings) -> baseline_mod.Baseline | None:
@@ -136,7 +141,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     # Consistency is measured over the planned repeats: confirm reruns only weigh a regression.
     planned = [t for t in trajectories if t.run < (config.repeats or case_set.cases[t.case_id].repeats)]
     evidence = 1 - decisions_cfg.alpha if decisions_cfg.mode == "confidence" else None
-    consistency = consistency_json(case_set.cases, planned, evidence, config.judging.budget_s, readings)
+    consistency = consistency_report(case_set.cases, planned, evidence, config.judging.budget_s, readings)
     interrupted = interrupted or (stops is not None and stops.requested)  # a stop while judging or measuring
     decided = decide(case_set.cases, verdicts, computed, comparison, consistency, thresholds=config.thresholds,
                      settings=decisions_cfg, fail_on=settings.fail_on, partial=partial, interrupted=interrupted,

@@ -375,7 +375,7 @@ def test_a_missing_b_gain_fails_only_when_the_runs_show_it() -> None:
 def test_fields_read_while_judging_are_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """The consistency pass reads each run's fields from the parse its checkers made, once."""
     from gate.loader import load_cases
-    from gate.pipeline import consistency_json, judge
+    from gate.pipeline import consistency_report, judge
     from gate.scoring import readings as readings_mod
 
     cases = load_cases(Path(__file__).resolve().parents[1] / "cases").cases
@@ -386,7 +386,7 @@ def test_fields_read_while_judging_are_not_read_again(monkeypatch: pytest.Monkey
     monkeypatch.setattr(readings_mod, "read_fields", lambda *args: calls.append("read") or real(*args))
     kept = readings_mod.Readings()
     judge(cases, runs, None, None, kept)
-    shared = consistency_json(cases, runs, readings=kept)
+    shared = consistency_report(cases, runs, readings=kept)
     assert len(calls) == len(runs)
-    assert shared is not None and shared == consistency_json(cases, runs)
+    assert shared is not None and shared == consistency_report(cases, runs)
     assert len(calls) == 2 * len(runs)  # read anew without them

@@ -13,7 +13,7 @@ from gate.config import GateConfig
 from gate.errors import EXIT_INTERRUPTED
 from gate.interrupts import stop_requests
 from gate.loader import load_cases
-from gate.pipeline import consistency_json, judge
+from gate.pipeline import consistency_report, judge
 from gate.policy.decide import decide
 from gate.records import read_trajectories
 from gate.report.table import verdict_table
@@ -48,7 +48,7 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
         click.echo(verdict_table(verdicts))
         settings = config.decision
         evidence = 1 - settings.alpha if settings.mode == "confidence" else None
-        consistency = consistency_json(case_set.cases, judged, evidence, budget_s, readings)
+        consistency = consistency_report(case_set.cases, judged, evidence, budget_s, readings)
         interrupted = stops.requested
         decided = decide(case_set.cases, verdicts, computed, Comparison(present=False), consistency,
                          thresholds=config.thresholds, settings=settings, fail_on=config.fail_on,
@@ -57,7 +57,7 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
         for finding in findings:
             click.echo(f"[{finding.level.value}] {one_line(finding.message)}")
         if json_out:
-            extra: dict[str, object] = {"consistency": consistency}
+            extra: dict[str, object] = {"consistency": consistency.as_json() if consistency else None}
             if interrupted:
                 extra["interrupted"] = True
             document = results_document(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from gate.case import Case
 from gate.config import DecisionConfig, Thresholds
@@ -16,6 +16,9 @@ from gate.policy.thresholds import Finding, Level
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics, dimension_key
 from gate.verdict import RunVerdict
+
+if TYPE_CHECKING:
+    from gate.scoring.consistency import ConsistencyReport
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,7 @@ class Decision:
 
 
 def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metrics, comparison: Comparison,
-           consistency: dict[str, Any] | None, *, thresholds: Thresholds, settings: DecisionConfig, fail_on: str,
+           consistency: ConsistencyReport | None, *, thresholds: Thresholds, settings: DecisionConfig, fail_on: str,
            partial: bool = False, interrupted: bool = False, notes: list[Finding] | None = None) -> Decision:
     """Findings of the seeds' lines (not for a shard: the merged result is judged), the baseline and
     its regressions, consistency, an outage and an interruption — sorted — and the verdict they give."""
@@ -39,7 +42,7 @@ def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metr
         findings.append(Finding(level=Level.INFO, rule="shard",
                                 message="thresholds are enforced on the merged result (`gate merge`)"))
     else:
-        measured = frozenset(dimension_key(cases[cid]) for cid in (consistency or {}).get("cases", {}))
+        measured = frozenset(dimension_key(cases[c.case_id]) for c in (consistency.cases if consistency else ()))
         findings += decision.line_findings(computed, thresholds, settings, measured)
     pairs = regressions.decide(computed, comparison, alpha=settings.alpha, point=settings.mode == "point")
     findings += decision.baseline_notes(comparison) + list(notes or [])

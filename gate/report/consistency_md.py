@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from gate.percent import percent
+from gate.scoring.consistency import ConsistencyReport, DegradationCurve
+from gate.scoring.repeats import GroupConsistency, rounded
 
 _STATUS = {"pass": "✅", "warn": "⚠️", "fail": "❌", None: "—"}
 
@@ -23,16 +25,16 @@ def _yes_no(value: Any) -> str:
     return "n/a" if value is None else str(value)
 
 
-def _group_cell(group: dict[str, Any] | None) -> str:
-    if not group:
+def _group_cell(group: GroupConsistency | None) -> str:
+    if group is None:
         return "—"
-    return f"{_pct(group.get('overall'))} {_STATUS.get(group.get('status'), '—')} ({group.get('runs', 0)} runs)"
+    return f"{_pct(rounded(group.overall))} {_STATUS.get(group.status, '—')} ({group.runs} runs)"
 
 
-def _chart(curve: dict[str, Any]) -> list[str]:
-    points = curve.get("points", [])
-    labels = [f"\"{p['case_id']} ({p.get('difficulty') or '?'})\"" for p in points]
-    series = [[p.get(g) for p in points] for g in ("A", "B")]
+def _chart(curve: DegradationCurve) -> list[str]:
+    points = curve.points
+    labels = [f"\"{p.case_id} ({p.difficulty or '?'})\"" for p in points]
+    series = [[rounded(p.a) for p in points], [rounded(p.b) for p in points]]
     complete = [values for values in series if values and all(isinstance(v, (int, float)) for v in values)]
     if not complete:
         return []  # nothing to draw: the table above says which points are missing
@@ -43,32 +45,30 @@ def _chart(curve: dict[str, Any]) -> list[str]:
              '%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#1f6feb, #d1242f"}}}}%%',
              "xychart-beta", f'    title "Consistency by task complexity: {legend}"',
              f"    x-axis [{', '.join(labels)}]", '    y-axis "consistency %" 0 --> 100']
-    lines += [f"    line [{', '.join(f'{v * 100:.0f}' for v in values)}]" for values in complete]
+    lines += [f"    line [{', '.join(f'{v * 100:.0f}' for v in values if v is not None)}]" for values in complete]
     return [*lines, "```"]
 
 
-def render_consistency(report: dict[str, Any]) -> list[str]:
-    """Markdown lines for the consistency part of a results document (empty when there is none)."""
-    cases = report.get("cases", {})
-    curves = report.get("curves", {})
-    if not cases and not curves:
+def render_consistency(report: ConsistencyReport) -> list[str]:
+    """Markdown lines for the consistency part of a run (empty when there is none)."""
+    if not report.cases and not report.curves:
         return []
     lines = ["### Consistency (repeated runs)", "",
              "| case | fields | A | B | stability gain B−A |", "|---|---|---:|---:|---:|"]
-    for case_id, case in sorted(cases.items()):
-        groups = case.get("groups", {})
-        any_group: dict[str, Any] = next(iter(groups.values()), {})
-        fields = ", ".join(sorted(any_group.get("fields", {})))
-        gain = _gain(case.get("gain"))
-        if case.get("gain_status"):
-            gain += f" {_STATUS[case['gain_status']]}"
-        lines.append(f"| {case_id} | {fields} | {_group_cell(groups.get('A'))} | {_group_cell(groups.get('B'))} | {gain} |")
-    for case_id, curve in sorted(curves.items()):
-        verdict = {"pass": "✅ passes", "warn": "⚠️ warns", "fail": "❌ fails"}.get(curve.get("status") or "", "not decided")
-        lines += ["", f"**{case_id}** degradation curve: {verdict} · smooth: {_yes_no(curve.get('smooth'))} · "
-                  f"B decays less than A: {_yes_no(curve.get('b_decays_less'))}", ""]
+    for case in sorted(report.cases, key=lambda c: c.case_id):
+        any_group = next(iter(sorted(case.groups.items())), None)
+        fields = ", ".join(sorted(f.field for f in any_group[1].fields)) if any_group else ""
+        gain = _gain(rounded(case.gain))
+        if case.gain_status:
+            gain += f" {_STATUS[case.gain_status]}"
+        lines.append(f"| {case.case_id} | {fields} | {_group_cell(case.groups.get('A'))} | "
+                     f"{_group_cell(case.groups.get('B'))} | {gain} |")
+    for curve in sorted(report.curves, key=lambda c: c.case_id):
+        verdict = {"pass": "✅ passes", "warn": "⚠️ warns", "fail": "❌ fails"}.get(curve.status or "", "not decided")
+        lines += ["", f"**{curve.case_id}** degradation curve: {verdict} · smooth: {_yes_no(curve.smooth)} · "
+                  f"B decays less than A: {_yes_no(curve.b_decays_less)}", ""]
         lines += ["| task | A | B |", "|---|---:|---:|"]
-        lines += [f"| {p['case_id']} ({p.get('difficulty') or '?'}) | {_pct(p.get('A'))} | {_pct(p.get('B'))} |"
-                  for p in curve.get("points", [])]
+        lines += [f"| {p.case_id} ({p.difficulty or '?'}) | {_pct(rounded(p.a))} | {_pct(rounded(p.b))} |"
+                  for p in curve.points]
         lines += ["", *_chart(curve)]
     return lines

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gate.case import Case
 from gate.config import DecisionConfig, JunitConfig
@@ -13,6 +13,9 @@ from gate.results import results_document
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.verdict import RunVerdict, Status
+
+if TYPE_CHECKING:
+    from gate.scoring.consistency import ConsistencyReport
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,7 @@ class GateReport:
     findings: list[Finding]
     passed: bool
     fail_on: str = "error"
-    consistency: dict[str, Any] | None = None
+    consistency: ConsistencyReport | None = None
     identity: dict[str, Any] = field(default_factory=dict)
     shard: tuple[int, int] | None = None
     interrupted: bool = False
@@ -72,7 +75,7 @@ class GateReport:
             "context": self.context,
             "unjudged": dict(zip(("runs_passing_on_rules_only", "judge_only_runs", "rubrics"), self.unjudged(),
                                  strict=True)),
-            "consistency": self.consistency,
+            "consistency": self.consistency.as_json() if self.consistency else None,
             "decision": {**self.decision.model_dump(mode="json", include={"mode", "alpha", "confirm_runs",
                                                                            "fail_on_inconclusive"}),
                          "reruns": self.reruns,

@@ -14,7 +14,7 @@ from itertools import pairwise
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
 from gate.scoring.readings import Readings
-from gate.scoring.repeats import DP, CaseConsistency, Frozen, Level, case_consistency, difference, outputs
+from gate.scoring.repeats import DP, CaseConsistency, Frozen, Level, case_consistency, difference, outputs, rounded
 from gate.trajectory import Group, Trajectory
 
 # ---------------------------------------------------------------- per case
@@ -190,38 +190,34 @@ class ConsistencyReport(Frozen):
         }
 
 
-def _r(value: float | None) -> float | None:
-    return None if value is None else round(value, DP)
-
-
 def _case_json(case: CaseConsistency) -> dict[str, object]:
     groups = {
         g: {
             "runs": group.runs,
             "errors": group.errors,
             "fields": {
-                f.field: {"frequency": _r(f.frequency), "mode": f.mode, "distinct": f.distinct}
+                f.field: {"frequency": rounded(f.frequency), "mode": f.mode, "distinct": f.distinct}
                 for f in sorted(group.fields, key=lambda f: f.field)
             },
-            "overall": _r(group.overall),
+            "overall": rounded(group.overall),
             "status": group.status,
         }
         for g, group in sorted(case.groups.items())
     }
-    return {"groups": groups, "gain": _r(case.gain), "gain_status": case.gain_status}
+    return {"groups": groups, "gain": rounded(case.gain), "gain_status": case.gain_status}
 
 
 def _curve_json(curve: DegradationCurve) -> dict[str, object]:
     return {
         "points": [
-            {"case_id": p.case_id, "difficulty": p.difficulty, "A": _r(p.a), "B": _r(p.b)}
+            {"case_id": p.case_id, "difficulty": p.difficulty, "A": rounded(p.a), "B": rounded(p.b)}
             for p in curve.points
         ],
         "smooth": curve.smooth,
         "breaks": list(curve.breaks),
-        "decay": {"A": _r(curve.decay_a), "B": _r(curve.decay_b)},
+        "decay": {"A": rounded(curve.decay_a), "B": rounded(curve.decay_b)},
         "b_decays_less": curve.b_decays_less,
-        "hardest_gain": _r(curve.hardest_gain),
+        "hardest_gain": rounded(curve.hardest_gain),
         "status": curve.status,
     }
 

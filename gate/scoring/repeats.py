@@ -149,3 +149,8 @@ def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence:
 
 def outputs(group: GroupConsistency) -> int:
     return group.runs + group.errors
+
+
+def rounded(value: float | None) -> float | None:
+    """A consistency figure as results.json records it (4 decimals): every report reads this one."""
+    return None if value is None else round(value, DP)

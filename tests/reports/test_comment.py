@@ -106,11 +106,14 @@ def test_newly_passing_cases_are_listed(report_factory: Callable[..., GateReport
 
 def test_the_curve_chart_draws_what_its_title_says() -> None:
     from gate.report.consistency_md import render_consistency
+    from gate.scoring.consistency import ConsistencyReport, CurvePoint, DegradationCurve
 
     def chart(b: list[float | None]) -> list[str]:
-        points = [{"case_id": f"X-CD-0{i + 1}", "difficulty": d, "A": a, "B": bb}
-                  for i, (d, a, bb) in enumerate(zip(("easy", "medium", "hard"), (1.0, 0.9, 0.8), b, strict=True))]
-        lines = render_consistency({"cases": {}, "curves": {"X-CD-04": {"points": points, "status": None}}})
+        points = tuple(CurvePoint(case_id=f"X-CD-0{i + 1}", difficulty=d, a=a, b=bb)
+                       for i, (d, a, bb) in enumerate(zip(("easy", "medium", "hard"), (1.0, 0.9, 0.8), b, strict=True)))
+        curve = DegradationCurve(case_id="X-CD-04", points=points, smooth=None, breaks=(), decay_a=None, decay_b=None,
+                                 b_decays_less=None, hardest_gain=None, status=None)
+        lines = render_consistency(ConsistencyReport(cases=(), curves=(curve,)))
         return lines[lines.index("```mermaid"):]
 
     both = chart([1.0, 1.0, 0.9])
