@@ -52,10 +52,9 @@ class CommandAgent(_Agent):
         return list(self.command)
 
 
-class HttpAgent(_Agent):
-    """One POST per call: the request as the JSON body, the trajectory as the JSON reply."""
+class _OverHttp(_Agent):
+    """The settings of an adapter that calls a URL."""
 
-    adapter: Literal["http"] = "http"
     url: str
     headers: dict[str, str] = Field(default_factory=dict)
     """HTTP headers; ${ENV} is expanded at call time and values are never printed."""
@@ -65,6 +64,12 @@ class HttpAgent(_Agent):
     @property
     def target(self) -> Any:
         return self.url
+
+
+class HttpAgent(_OverHttp):
+    """One POST per call: the request as the JSON body, the trajectory as the JSON reply."""
+
+    adapter: Literal["http"] = "http"
 
 
 class PythonAgent(_Agent):
@@ -89,12 +94,10 @@ class ReplayAgent(_Agent):
         return self.trajectories
 
 
-class OpenAIAgent(_Agent):
+class OpenAIAgent(_OverHttp):
     """An OpenAI-compatible chat endpoint driven through the agent's tool loop."""
 
     adapter: Literal["openai"] = "openai"
-    url: str
-    headers: dict[str, str] = Field(default_factory=dict)
     model: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     skills_dir: str = "skills"
@@ -106,12 +109,6 @@ class OpenAIAgent(_Agent):
     tool_default_result: str = '{"status": "ok"}'
     """What a call to a declared tool that the case does not intercept returns."""
     max_turns: int = Field(8, ge=1)
-
-    _scheme = field_validator("url")(_http_url)
-
-    @property
-    def target(self) -> Any:
-        return self.url
 
 
 ADAPTERS: dict[str, type[_Agent]] = {"command": CommandAgent, "http": HttpAgent, "python": PythonAgent,

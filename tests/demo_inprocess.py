@@ -19,15 +19,16 @@ from gate.runner.base import AgentError, parse_json_object
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo_agent.py"
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("demo_agent_in_process", DEMO)
+def load_script(path: Path, name: str) -> ModuleType:
+    """A script of examples/ imported as a module of its own ``name`` (a fresh copy each time)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-_AGENT = _load()
+_AGENT = load_script(DEMO, "demo_agent_in_process")
 _DATA: dict[str, Any] = _AGENT.load_data()
 
 

@@ -23,6 +23,7 @@ from gate.scoring.metrics import Attribution, Metrics, compute
 from gate.trajectory import Trajectory
 from gate.verdict import Status
 from tests.demo_inprocess import answer as demo_answer
+from tests.demo_inprocess import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 AGENT = ROOT / "examples" / "demo_agent.py"
@@ -270,13 +271,7 @@ def test_skills_make_repeated_runs_more_consistent(case_set: CaseSet, recorded: 
 
 
 def _recorder() -> Any:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("record_demo_under_test", RECORDER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(RECORDER, "record_demo_under_test")
 
 
 def test_the_recording_matches_a_fresh_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -304,13 +299,7 @@ def test_the_recording_matches_a_fresh_run(tmp_path: Path, monkeypatch: pytest.M
 
 
 def _demo_module() -> Any:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("demo_agent_under_test", AGENT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(AGENT, "demo_agent_under_test")
 
 
 def _bad_runs(module: Any, case_ids: list[str], runs: int = 20) -> set[tuple[str, str, int]]:
