@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from gate.cli import main
 from gate.github.annotations import annotations
+from gate.results import ResultsFile
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,7 +61,7 @@ def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> 
              and "known failure" in (c.result[0].message or "")]
     assert len(known) == 5
     _matches_the_docs(tmp_path / "comment.md", "comment-passing.md")
-    lines = annotations(document, {})
+    lines = annotations(ResultsFile.model_validate(document), {})
     assert not [line for line in lines if line.startswith("::error")]
     assert sum(line.startswith("::notice") for line in lines) == 6  # the known failures, and the flaky run
 
@@ -82,7 +83,7 @@ def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, mon
     assert "    ↳ run 0: no_sony (terms:forbidden): 2 forbidden mention(s)" in out
     _matches_the_docs(tmp_path / "comment.md", "comment-failing.md")
     document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
-    errors = [line for line in annotations(document, {}) if line.startswith("::error")]
+    errors = [line for line in annotations(ResultsFile.model_validate(document), {}) if line.startswith("::error")]
     assert len(errors) == 1, errors  # one broken case: one error, its 8 failing runs counted in the title
     assert errors[0].startswith("::error title=B3-PC-01 failed in 8 runs (A run 0%2C A run 1%2C A run 2%2C A run 3%2C B run 0")
 

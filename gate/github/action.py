@@ -1,8 +1,9 @@
 """The composite action's results step: step outputs from results.json, and annotations.
 
 Run as ``python -m gate.github.action --out-dir DIR --exit-code N [--config gate.yaml]``. It reads
-the reports defensively — `gate check` may have stopped before writing them (exit 2 or 3) — and
-never fails the step itself: the action's last step fails with the gate's own exit code.
+the reports defensively — `gate check` may have stopped before writing them (exit 2 or 3) — into
+the one results model, and never fails the step itself: the action's last step fails with the
+gate's own exit code.
 """
 
 from __future__ import annotations
@@ -11,70 +12,63 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import click
+from pydantic import ValidationError
 
 import gate.github.annotations as gh_annotations
 from gate import safejson
 from gate.github.annotations import command
+from gate.results import ResultsFile
+from gate.sanitize import one_line
+from gate.verdict import Status
+from gate.yamlio import first_problem
 
 
-def _get(data: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
-
-
-def _rate(value: Any) -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+def _rate(value: float | None) -> str:
+    if value is None:
         return ""
     return f"{float(value):.4f}".rstrip("0").rstrip(".") if value else "0"
 
 
-def read_results(path: Path) -> dict[str, Any] | None:
-    """results.json as a dict, or None when it is missing or unreadable."""
+def read_results(path: Path) -> ResultsFile | str:
+    """results.json validated, or why there is none to read (missing, not JSON, not the model)."""
     try:
         data = safejson.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+    except OSError:
+        return f"no {path}"
+    except ValueError as exc:
+        return f"{path} is not JSON: {one_line(str(exc))}"
+    try:
+        return ResultsFile.model_validate(data)
+    except ValidationError as exc:
+        return f"{path} is not a results.json: {one_line(first_problem(exc))}"
 
 
-def outputs(results: Mapping[str, Any] | None, out_dir: Path, exit_code: int) -> dict[str, str]:
+def outputs(results: ResultsFile | None, out_dir: Path, exit_code: int) -> dict[str, str]:
     """The action's outputs. Rates are fractions (0.85); empty when the run produced none."""
-    failing = {
-        str(r.get("case_id")) for r in (_get(results, "results") or [])
-        if isinstance(r, dict) and r.get("status") in ("fail", "error")
-    }
-    passed = _get(results, "passed")
     base = out_dir.resolve()
-    return {
-        "passed": "true" if exit_code == 0 and passed is not False else "false",
+    found = {
+        "passed": "true" if exit_code == 0 and (results is None or results.passed) else "false",
         "exit-code": str(exit_code),
         "results-path": str(base / "results.json"),
         "junit-path": str(base / "junit.xml"),
         "summary-path": str(base / "comment.md"),
-        "a-pass-rate": _rate(_get(results, "metrics", "overall", "A", "case_pass_rate")),
-        "b-pass-rate": _rate(_get(results, "metrics", "overall", "B", "case_pass_rate")),
-        "failing-cases": str(len(failing)) if results is not None else "",
-        **_state_counts(results),
     }
+    if results is None:
+        return {**found, "a-pass-rate": "", "b-pass-rate": "", "failing-cases": "", **dict.fromkeys(_STATE_OUTPUTS, "")}
+    overall = results.metrics.overall
+    failing = {r.case_id for r in results.results if r.status in (Status.FAIL, Status.ERROR)}
+    states = [state for case in results.metrics.cases.values() for state in case.states.values()]
+    return {**found,
+            "a-pass-rate": _rate(overall["A"].case_pass_rate if "A" in overall else None),
+            "b-pass-rate": _rate(overall["B"].case_pass_rate if "B" in overall else None),
+            "failing-cases": str(len(failing)),
+            **{name: str(states.count(state)) for name, state in _STATE_OUTPUTS.items()}}
 
 
 _STATE_OUTPUTS = {"new-failures": "new-failure", "known-failures": "known-failure", "fixed": "fixed"}
-
-
-def _state_counts(results: Mapping[str, Any] | None) -> dict[str, str]:
-    """(case, group) pairs failing anew, failing as in the baseline, and fixed since it."""
-    cases = _get(results, "metrics", "cases")
-    if not isinstance(cases, dict):
-        return dict.fromkeys(_STATE_OUTPUTS, "")
-    states = [state for case in cases.values() if isinstance(case, dict)
-              for state in (case.get("states") or {}).values()]
-    return {name: str(states.count(state)) for name, state in _STATE_OUTPUTS.items()}
+"""(case, group) pairs failing anew, failing as in the baseline, and fixed since it."""
 
 
 def write_outputs(values: Mapping[str, str], target: str | None) -> None:
@@ -127,10 +121,11 @@ def case_paths(config: str | None, workspace: Path) -> dict[str, tuple[str, int]
 def main(out_dir: str, exit_code: int, config: str | None) -> None:
     """Write the action's outputs and print annotations for the failing runs."""
     results = read_results(Path(out_dir) / "results.json")
-    write_outputs(outputs(results, Path(out_dir), exit_code), os.environ.get("GITHUB_OUTPUT"))
-    if results is None:
-        click.echo(command("warning", f"no readable {out_dir}/results.json (gate check exited "
-                                      f"{exit_code}); see the log above", title="agent-gate"))
+    write_outputs(outputs(results if isinstance(results, ResultsFile) else None, Path(out_dir), exit_code),
+                  os.environ.get("GITHUB_OUTPUT"))
+    if not isinstance(results, ResultsFile):
+        click.echo(command("warning", f"{results} (gate check exited {exit_code}); see the log above",
+                           title="agent-gate"))
         return
     workspace = Path(os.environ.get("GITHUB_WORKSPACE") or ".")
     for line in gh_annotations.annotations(results, case_paths(config, workspace), known_failures_setting(config)):

@@ -13,11 +13,13 @@ counted in one closing notice.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from gate.results import FindingRecord, ResultsFile, RunRecord
+from gate.verdict import Status
 
 MAX_PER_KIND = 10
 _MAX_MESSAGE = 2000
-_FAILING = ("fail", "error")
+_FAILING = (Status.FAIL, Status.ERROR)
 
 
 def escape_data(text: str) -> str:
@@ -62,54 +64,34 @@ class _Note:
     is_run: bool
 
 
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _newly_failing(results: Mapping[str, Any]) -> set[tuple[str, str]]:
-    pairs = {
-        (str(p[0]), str(p[1])) for p in _list(_dict(results.get("baseline")).get("newly_failing"))
-        if isinstance(p, list) and len(p) == 2
-    }
-    for f in _list(results.get("findings")):
-        f = _dict(f)
-        if f.get("rule") == "regression" and f.get("case_id"):
-            pairs.add((_str(f.get("case_id")), _str(f.get("group"))))
+def _newly_failing(results: ResultsFile) -> set[tuple[str, str]]:
+    pairs = set(results.baseline.newly_failing) if results.baseline is not None else set()
+    pairs |= {(f.case_id, f.group or "") for f in results.findings if f.rule == "regression" and f.case_id}
     return pairs
 
 
-def _run_note(run: dict[str, Any], newly: set[tuple[str, str]], blame: Mapping[str, str],
-              states: Mapping[str, Any]) -> _Note:
-    case_id, group = _str(run.get("case_id")), _str(run.get("group"))
-    state = _str(_dict(states.get(case_id)).get(group))
-    number = run["run"] if isinstance(run.get("run"), int) else 0
+def _run_note(run: RunRecord, newly: set[tuple[str, str]], blame: Mapping[str, str | None],
+              states: Mapping[str, Mapping[str, str]]) -> _Note:
+    case_id, group = run.case_id, run.group
+    state = states.get(case_id, {}).get(group, "")
     is_new = (case_id, group) in newly
     by_skill = blame.get(case_id) == "skill"
     rank = {(True, True): 1, (True, False): 2, (False, True): 3}.get((is_new, by_skill), 5)
     lines = []
-    if run.get("error"):
-        lines.append(f"agent error: {run['error']}")
-    for c in _list(run.get("constraints")):
-        c = _dict(c)
-        if c.get("status") in _FAILING:
-            check = f" [{c['check']}]" if c.get("check") else ""
-            lines.append(f"{_str(c.get('id')) or '?'}{check}: {_str(c.get('detail'))}".rstrip(": "))
-    what = "agent error" if run.get("status") == "error" else "failed"
+    if run.error:
+        lines.append(f"agent error: {run.error}")
+    for c in run.constraints:
+        if c.status in _FAILING:
+            check = f" [{c.check}]" if c.check else ""
+            lines.append(f"{c.id or '?'}{check}: {c.detail}".rstrip(": "))
+    what = "agent error" if run.status is Status.ERROR else "failed"
     tags = [t for t, on in (("newly failing", is_new), ("attributed to the skill", by_skill)) if on]
     if state in _NOT_NEW and not is_new:
         tags = [_NOT_NEW[state]]
-    title = f"{case_id} group {group} run {number} {what}" + (f" ({', '.join(tags)})" if tags else "")
+    title = f"{case_id} group {group} run {run.run} {what}" + (f" ({', '.join(tags)})" if tags else "")
     kind = "notice" if state in _NOT_NEW and not is_new else "error"
-    return _Note(kind, rank, (case_id, group, number, ""), title,
-                 "\n".join(lines) or f"status {run.get('status')}", case_id or None, True)
+    return _Note(kind, rank, (case_id, group, run.run, ""), title,
+                 "\n".join(lines) or f"status {run.status.value}", case_id or None, True)
 
 
 def _per_case(notes: list[_Note]) -> list[_Note]:
@@ -131,8 +113,8 @@ def _per_case(notes: list[_Note]) -> list[_Note]:
     return merged
 
 
-def _finding_note(f: dict[str, Any], failing_cases: set[str]) -> _Note | None:
-    level, case_id = f.get("level"), _str(f.get("case_id")) or None
+def _finding_note(f: FindingRecord, failing_cases: set[str]) -> _Note | None:
+    level, case_id = f.level, f.case_id or None
     if level == "red-line":
         kind, rank = "error", 0
     elif level == "error":
@@ -143,23 +125,22 @@ def _finding_note(f: dict[str, Any], failing_cases: set[str]) -> _Note | None:
         kind, rank = "warning", 0
     else:
         return None
-    rule = _str(f.get("rule")) or "finding"
-    where = _str(f.get("dimension")) or case_id or ""
+    rule = f.rule or "finding"
+    where = f.dimension or case_id or ""
     title = f"{'red line' if level == 'red-line' else rule}: {where}".rstrip(": ")
-    message = _str(f.get("message")) or rule
-    return _Note(kind, rank, (case_id or where, _str(f.get("group")), 0, rule), title, message, case_id, False)
+    return _Note(kind, rank, (case_id or where, f.group or "", 0, rule), title, f.message or rule, case_id, False)
 
 
-def _notes(results: Mapping[str, Any]) -> list[_Note]:
+def _notes(results: ResultsFile) -> list[_Note]:
     newly = _newly_failing(results)
-    cases = _dict(_dict(results.get("metrics")).get("cases"))
-    blame = {cid: _str(_dict(o).get("attribution")) for cid, o in cases.items()}
-    states = {cid: _dict(o).get("states") for cid, o in cases.items()}
-    runs = [_dict(r) for r in _list(results.get("results")) if _dict(r).get("status") in _FAILING]
+    cases = results.metrics.cases
+    blame = {cid: o.attribution for cid, o in cases.items()}
+    states = {cid: o.states for cid, o in cases.items()}
+    runs = [r for r in results.results if r.status in _FAILING]
     notes = _per_case([_run_note(r, newly, blame, states) for r in runs])
-    failing_cases = {_str(r.get("case_id")) for r in runs}
-    for f in _list(results.get("findings")):
-        note = _finding_note(_dict(f), failing_cases)
+    failing_cases = {r.case_id for r in runs}
+    for f in results.findings:
+        note = _finding_note(f, failing_cases)
         if note is not None:
             notes.append(note)
     return sorted(notes, key=lambda n: (n.rank, n.key, n.title, n.message))
@@ -192,7 +173,7 @@ def _overflow(dropped: Iterable[_Note]) -> str | None:
     return command("notice", f"… and {' and '.join(parts)}; see the job summary", title="agent-gate")
 
 
-def annotations(results: dict[str, Any], case_paths: dict[str, tuple[str, int]], known: str = "notice") -> list[str]:
+def annotations(results: ResultsFile, case_paths: dict[str, tuple[str, int]], known: str = "notice") -> list[str]:
     """Workflow commands for the failing runs and findings of a results.json document.
 
     At most ten ``::error``, ten ``::warning`` and ten ``::notice`` lines, most important first,

@@ -47,7 +47,7 @@ exec PYTHON "$@"
 """
 
 RESULTS = {
-    "schema": "gate.results/v1", "passed": False, "findings": [],
+    "schema": "gate.results/v1", "cases_digest": "sha256:x", "passed": False, "findings": [],
     "metrics": {"overall": {"A": {"case_pass_rate": 0.75}, "B": {"case_pass_rate": 0.5}}},
     "results": [{"case_id": "B3-QC-05", "group": "B", "run": 0, "status": "fail", "error": None,
                  "constraints": [{"id": "count", "check": "items:count", "status": "fail",
@@ -101,7 +101,7 @@ def test_a_failing_gate_writes_outputs_comments_and_then_fails(tmp_path: Path) -
         "passed": "false", "exit-code": "1", "summary-path": str(out / "comment.md"),
         "junit-path": str(out / "junit.xml"), "results-path": str(out / "results.json"),
         "a-pass-rate": "0.75", "b-pass-rate": "0.5", "failing-cases": "1",
-        "new-failures": "", "known-failures": "", "fixed": "",
+        "new-failures": "0", "known-failures": "0", "fixed": "0",
     }
     read = step(result, "Read the results")
     assert read.stdout.splitlines() == [

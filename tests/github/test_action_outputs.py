@@ -1,18 +1,21 @@
-"""The composite action's results step: outputs from results.json, read defensively."""
+"""The composite action's results step: outputs from results.json, read into the one results model;
+a missing or malformed file gives blank outputs and a warning saying why, never a failed step."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from gate.github import action
+from gate.results import ResultsFile
 
 
 def results(passed: bool = False) -> dict[str, object]:
     return {
-        "schema": "gate.results/v1", "passed": passed, "findings": [],
+        "schema": "gate.results/v1", "cases_digest": "sha256:x", "passed": passed, "findings": [],
         "metrics": {"overall": {"A": {"case_pass_rate": 0.8}, "B": {"case_pass_rate": 0.8571}}},
         "results": [
             {"case_id": "B3-QC-01", "group": "A", "run": 0, "status": "fail", "constraints": []},
@@ -24,23 +27,23 @@ def results(passed: bool = False) -> dict[str, object]:
 
 
 def test_outputs_from_results(tmp_path: Path) -> None:
-    out = action.outputs(results(), tmp_path / "gate-results", 1)
+    out = action.outputs(ResultsFile.model_validate(results()), tmp_path / "gate-results", 1)
     base = (tmp_path / "gate-results").resolve()
     assert out == {
         "passed": "false", "exit-code": "1",
         "results-path": str(base / "results.json"), "junit-path": str(base / "junit.xml"),
         "summary-path": str(base / "comment.md"),
         "a-pass-rate": "0.8", "b-pass-rate": "0.8571", "failing-cases": "2",
-        "new-failures": "", "known-failures": "", "fixed": "",
+        "new-failures": "0", "known-failures": "0", "fixed": "0",
     }
 
 
 def test_state_counts_from_results(tmp_path: Path) -> None:
-    document = {"metrics": {"cases": {
-        "B3-PC-01": {"states": {"A": "new-failure", "B": "new-failure"}},
-        "B3-MC-04": {"states": {"A": "passing", "B": "known-failure"}},
-        "B3-QC-01": {"states": {"A": "fixed"}}, "odd": "x"}}}
-    out = action.outputs(document, tmp_path, 1)
+    document = {**results(), "metrics": {"cases": {
+        "B3-PC-01": {"groups": {"A": "fail", "B": "fail"}, "states": {"A": "new-failure", "B": "new-failure"}},
+        "B3-MC-04": {"groups": {"A": "pass", "B": "fail"}, "states": {"A": "passing", "B": "known-failure"}},
+        "B3-QC-01": {"groups": {"A": "pass"}, "states": {"A": "fixed"}}}}}
+    out = action.outputs(ResultsFile.model_validate(document), tmp_path, 1)
     assert (out["new-failures"], out["known-failures"], out["fixed"]) == ("2", "1", "1")
 
 
@@ -49,13 +52,30 @@ def test_outputs_without_results_are_blank_and_not_passed(tmp_path: Path) -> Non
     assert (out["passed"], out["exit-code"], out["a-pass-rate"], out["failing-cases"]) == ("false", "3", "", "")
 
 
-def test_odd_values_do_not_break_it(tmp_path: Path) -> None:
-    odd = {"metrics": {"overall": {"A": {"case_pass_rate": None}, "B": "x"}}, "results": [1, {"status": "fail"}],
-           "passed": True}
-    out = action.outputs(odd, tmp_path, 0)
-    assert (out["passed"], out["a-pass-rate"], out["b-pass-rate"], out["failing-cases"]) == ("true", "", "", "1")
-    assert action.outputs({"metrics": {"overall": {"A": {"case_pass_rate": 1.0}}}}, tmp_path, 0)["a-pass-rate"] == "1"
-    assert action.outputs({"metrics": {"overall": {"A": {"case_pass_rate": 0}}}}, tmp_path, 0)["a-pass-rate"] == "0"
+def test_rates_as_fractions(tmp_path: Path) -> None:
+    def rate(value: float | None) -> str:
+        document = {**results(), "metrics": {"overall": {"A": {"case_pass_rate": value}}}}
+        return action.outputs(ResultsFile.model_validate(document), tmp_path, 0)["a-pass-rate"]
+
+    assert (rate(1.0), rate(0), rate(None), rate(0.85714)) == ("1", "0", "", "0.8571")
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    (None, "no {path}"),
+    ("{", "{path} is not JSON: "),
+    ('{"schema": "gate.results/v1", "results": [1]}', "{path} is not a results.json: cases_digest: Field required"),
+    (json.dumps({**results(), "results": [{"status": "fail"}]}),
+     "{path} is not a results.json: results[0].case_id: Field required"),
+], ids=["missing", "not-json", "partial", "odd-run"])
+def test_unreadable_results_give_blank_outputs_and_say_why(tmp_path: Path, content: str | None, why: str) -> None:
+    if content is not None:
+        (tmp_path / "results.json").write_text(content, encoding="utf-8")
+    result = CliRunner().invoke(action.main, ["--out-dir", str(tmp_path), "--exit-code", "0"],
+                                env={"GITHUB_OUTPUT": str(tmp_path / "o.txt")}, catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stdout.startswith("::warning title=agent-gate::" + why.format(path=tmp_path / "results.json"))
+    written = (tmp_path / "o.txt").read_text(encoding="utf-8")
+    assert "passed=true\n" in written and "a-pass-rate=\n" in written and "failing-cases=\n" in written
 
 
 def test_command_writes_github_output_and_prints_annotations(tmp_path: Path) -> None:
@@ -90,5 +110,5 @@ def test_command_without_results_warns(tmp_path: Path) -> None:
     result = CliRunner().invoke(action.main, ["--out-dir", str(tmp_path), "--exit-code", "2"],
                                 env={"GITHUB_OUTPUT": str(tmp_path / "o.txt")}, catch_exceptions=False)
     assert result.exit_code == 0
-    assert result.stdout.startswith(f"::warning title=agent-gate::no readable {tmp_path}/results.json (gate check exited 2)")
+    assert result.stdout.startswith(f"::warning title=agent-gate::no {tmp_path}/results.json (gate check exited 2)")
     assert "passed=false\nexit-code=2\n" in (tmp_path / "o.txt").read_text(encoding="utf-8")

@@ -7,6 +7,7 @@ from typing import Any
 
 import gate.github.annotations as gh
 from gate.github.annotations import command, escape_data, escape_property
+from gate.results import ResultsFile
 
 
 def run(case_id: str, group: str = "A", status: str = "fail", n: int = 0, *,
@@ -20,12 +21,14 @@ def run(case_id: str, group: str = "A", status: str = "fail", n: int = 0, *,
 
 
 def document(runs: list[dict[str, Any]], findings: list[dict[str, Any]] | None = None, *,
-             blame: dict[str, str] | None = None, newly: list[list[str]] | None = None) -> dict[str, Any]:
-    return {
-        "schema": "gate.results/v1", "results": runs, "findings": findings or [], "passed": False,
-        "metrics": {"cases": {cid: {"groups": {}, "attribution": who} for cid, who in (blame or {}).items()}},
-        "baseline": {"present": True, "newly_failing": newly or []},
-    }
+             blame: dict[str, str] | None = None, newly: list[list[str]] | None = None,
+             states: dict[str, dict[str, str]] | None = None) -> ResultsFile:
+    cases = {cid: {"groups": {}, "attribution": (blame or {}).get(cid), "states": (states or {}).get(cid, {})}
+             for cid in {*(blame or {}), *(states or {})}}
+    return ResultsFile.model_validate({
+        "schema": "gate.results/v1", "cases_digest": "sha256:x", "results": runs, "findings": findings or [],
+        "passed": False, "metrics": {"cases": cases}, "baseline": {"present": True, "newly_failing": newly or []},
+    })
 
 
 def test_escaping_follows_the_workflow_command_rules() -> None:
@@ -100,7 +103,7 @@ def test_overflow_counts_errors_when_findings_are_among_them() -> None:
 
 def test_no_failures_no_annotations() -> None:
     assert gh.annotations(document([{**run("B3-QC-01"), "status": "pass"}]), {}) == []
-    assert gh.annotations({}, {}) == []
+    assert gh.annotations(document([]), {}) == []
 
 
 def test_deterministic_whatever_the_input_order() -> None:
@@ -115,10 +118,9 @@ def test_deterministic_whatever_the_input_order() -> None:
 
 
 def test_known_and_flaky_failures_are_notices_so_a_passing_gate_shows_no_error() -> None:
-    doc = document([run("B3-MC-04", "B"), run("X-OC-02", "A", n=3), run("B3-PC-01", "A")])
-    doc["metrics"]["cases"] = {"B3-MC-04": {"states": {"B": "known-failure"}},
-                               "X-OC-02": {"states": {"A": "passing"}},
-                               "B3-PC-01": {"states": {"A": "new-failure"}}}
+    doc = document([run("B3-MC-04", "B"), run("X-OC-02", "A", n=3), run("B3-PC-01", "A")],
+                   states={"B3-MC-04": {"B": "known-failure"}, "X-OC-02": {"A": "passing"},
+                           "B3-PC-01": {"A": "new-failure"}})
     lines = gh.annotations(doc, {})
     assert [line.split("::")[1] for line in lines] == [
         "error title=B3-PC-01 group A run 0 failed",
@@ -135,16 +137,12 @@ def test_escape_sequences_from_agent_text_never_reach_the_log() -> None:
 
 
 def test_known_failures_can_be_left_out_of_the_annotations() -> None:
-    results = {
-        "results": [{"case_id": "B3-PC-01", "group": "A", "run": 0, "status": "fail",
-                     "constraints": [{"id": "no_sony", "check": "terms:forbidden", "status": "fail", "detail": "Sony"}]},
-                    {"case_id": "B3-QC-01", "group": "B", "run": 0, "status": "fail",
-                     "constraints": [{"id": "three", "check": "items:count", "status": "fail", "detail": "4 items"}]}],
-        "metrics": {"cases": {"B3-PC-01": {"states": {"A": "known-failure"}},
-                              "B3-QC-01": {"states": {"B": "new-failure"}}}},
-        "baseline": {"newly_failing": [["B3-QC-01", "B"]]},
-        "findings": [],
-    }
+    results = document(
+        [{"case_id": "B3-PC-01", "group": "A", "run": 0, "status": "fail",
+          "constraints": [{"id": "no_sony", "check": "terms:forbidden", "status": "fail", "detail": "Sony"}]},
+         {"case_id": "B3-QC-01", "group": "B", "run": 0, "status": "fail",
+          "constraints": [{"id": "three", "check": "items:count", "status": "fail", "detail": "4 items"}]}],
+        states={"B3-PC-01": {"A": "known-failure"}, "B3-QC-01": {"B": "new-failure"}}, newly=[["B3-QC-01", "B"]])
     shown = gh.annotations(results, {})
     assert [line.split(" ", 1)[0] for line in shown] == ["::error", "::notice"]
     quiet = gh.annotations(results, {}, known="none")
