@@ -14,7 +14,7 @@ from gate.scoring.comparison import compare, from_metrics
 from gate.scoring.metrics import compute
 from gate.verdict import RunVerdict, Status
 
-CASES = load_cases(Path(__file__).resolve().parents[1] / "cases").cases
+CASES = load_cases(Path(__file__).resolve().parents[2] / "cases").cases
 QC = sorted(c.id for c in CASES.values() if c.id.startswith("B3-QC"))
 
 

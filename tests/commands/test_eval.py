@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from gate.cli import main
 from gate.loader import load_cases
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_eval(trajectories: Path, out: Path) -> dict:

@@ -16,7 +16,7 @@ from gate.scoring.fields import ConsistencyField, extract, mode_frequency
 from gate.scoring.repeats import CaseConsistency, GroupConsistency, case_consistency, level
 from gate.trajectory import Group, ToolCall, Trajectory
 
-CASES_X = Path(__file__).resolve().parents[1] / "cases" / "x"
+CASES_X = Path(__file__).resolve().parents[2] / "cases" / "x"
 
 FORECAST = (
     '{"city":"北京","date":"2026-04-08","condition":"晴","temp_low":15,"temp_high":25,'
@@ -378,7 +378,7 @@ def test_fields_read_while_judging_are_not_read_again(monkeypatch: pytest.Monkey
     from gate.pipeline import consistency_report, judge
     from gate.scoring import readings as readings_mod
 
-    cases = load_cases(Path(__file__).resolve().parents[1] / "cases").cases
+    cases = load_cases(Path(__file__).resolve().parents[2] / "cases").cases
     case = next(c for c in cases.values() if c.consistency is not None)
     runs = [Trajectory(case_id=case.id, group="A", run=run, final_answer=f"1. 甲\n2. 乙\n3. 丙{run}") for run in range(4)]
     calls: list[str] = []
