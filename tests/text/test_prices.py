@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from gate.text.prices import find_prices
-
-PRICES = yaml.load((Path(__file__).with_name("cases") / "prices.yaml").read_text(encoding="utf-8"),
-                   Loader=yaml.CSafeLoader)
+from tests.text.cases import corpus
 
 
-@pytest.mark.parametrize("case", PRICES, ids=[case["text"] for case in PRICES])
+@pytest.mark.parametrize("case", corpus("prices"))
 def test_prices_read_as_the_corpus_says(case: dict[str, Any]) -> None:
     found = [p.value for p in find_prices(case["text"], bare_number_is_price=case.get("bare", False))]
     assert found == case["values"], case.get("why", "")

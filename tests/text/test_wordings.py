@@ -7,7 +7,6 @@ from collections.abc import Callable
 
 import pytest
 
-from gate.text.days import days_mentioned
 from gate.text.prices import find_prices
 from gate.text.terms import expand, find
 from gate.verdict import Outcome, Status
@@ -18,20 +17,6 @@ Judge = Callable[..., Outcome]
 def test_a_little_over_is_quoted_with_its_word() -> None:
     assert [p.text for p in find_prices("价格 2k 出头")] == ["2k 出头"]
     assert [p.text for p in find_prices("两千多块")] == ["两千多块"]
-
-
-@pytest.mark.parametrize(
-    ("text", "days"),
-    [
-        ("首日抵达。次日一早去熊猫基地。第三天青城山。", {1, 2, 3}),
-        ("第一天：抵达\n\n次日：熊猫基地", {1, 2}),
-        ("第一天 市区\n第二日 都江堰", {1, 2}),
-        ("次日出发", set()),  # the next day after nothing
-        ("第三天去青城山，次日返回", {3}),
-    ],
-)
-def test_next_day_follows_day_one(text: str, days: set[int]) -> None:
-    assert days_mentioned(text) == days
 
 
 @pytest.mark.parametrize(
