@@ -10,7 +10,7 @@ exact test, so one unlucky run of a random agent never flips the gate:
   groups, read the same way;
 - a dimension below its baseline is an exact test stratified by case (runs of one case are not
   independent evidence about the others), Tarone-corrected over the dimensions;
-- a (case, group) below its baseline: see :mod:`gate.regressions`.
+- a (case, group) below its baseline: see :mod:`gate.policy.regressions`.
 
 ``point`` mode compares the observed rates literally, as the gate did before it weighed evidence.
 An inconclusive decision is a warning, or an error with ``fail_on_inconclusive``.
