@@ -123,11 +123,13 @@ def _own_keys(name: str) -> frozenset[str]:
 
 def _checked_keys(data: Any) -> Any:
     """The adapter named (``command`` when left out), and no key that adapter does not read."""
-    if not isinstance(data, dict):
+    if isinstance(data, _Agent):
         return data
+    if not isinstance(data, dict):
+        raise ValueError("must be a mapping of the agent's settings (adapter, command or url, …)")
     data = {"adapter": "command", **data}
     name = data["adapter"]
-    if name not in ADAPTERS:
+    if not isinstance(name, str) or name not in ADAPTERS:
         return data  # the union says which adapters there are
     owners = {key: [a for a in ADAPTERS if key in _own_keys(a)] for key in set(data) - _SHARED - _own_keys(name)}
     foreign = sorted(key for key, adapters in owners.items() if adapters)  # no one's key: a typo, said below
@@ -140,7 +142,7 @@ def _checked_keys(data: Any) -> Any:
 
 def _adapter_of(data: Any) -> str | None:
     name = data.get("adapter", "command") if isinstance(data, dict) else getattr(data, "adapter", None)
-    return f"union:{name}" if name in ADAPTERS else None
+    return f"union:{name}" if isinstance(name, str) and name in ADAPTERS else None
 
 
 AgentConfig = Annotated[

@@ -284,6 +284,10 @@ def test_a_retry_after_longer_than_a_run_waits_gives_up_at_once(tmp_path: Path, 
 
 @pytest.mark.parametrize(("section", "message"), [
     ("  adapter: telnet\n", "gate.yaml:2: agent: adapter must be one of: command, http, python, openai, replay"),
+    ("  adapter: [http]\n", "gate.yaml:2: agent: adapter must be one of: command, http, python, openai, replay"),
+    ("  - http\n", "gate.yaml:2: agent: must be a mapping of the agent's settings (adapter, command or url, …)"),
+    ("  adapter: {http: 1}\n  url: http://a.test\n",
+     "gate.yaml:2: agent: adapter must be one of: command, http, python, openai, replay"),
     ("  adapter: http\n  headers: {}\n", "gate.yaml:2: agent.url: Field required"),
     ("  adapter: python\n  function: m:f\n  timeout_s: 0\n", "gate.yaml:4: agent.timeout_s: Input should be greater than 0"),
     ("  adapter: replay\n  trajectories: r.jsonl\n  command: [x]\n",
@@ -291,7 +295,7 @@ def test_a_retry_after_longer_than_a_run_waits_gives_up_at_once(tmp_path: Path, 
      "its own settings: trajectories"),
     ("  adapter: http\n  url: http://a.test\n  retry: 2\n",
      "gate.yaml:4: agent.retry: Extra inputs are not permitted — did you mean 'retries'?"),
-], ids=["unknown-adapter", "missing-url", "shared-setting", "foreign-key", "unknown-key"])
+], ids=["unknown-adapter", "adapter-a-list", "agent-a-list", "adapter-a-mapping", "missing-url", "shared-setting", "foreign-key", "unknown-key"])
 def test_each_adapter_has_its_own_settings_and_errors_name_them(tmp_path: Path, section: str, message: str) -> None:
     (tmp_path / "gate.yaml").write_text("agent:\n" + section, encoding="utf-8")
     with pytest.raises(GateError) as info:
