@@ -79,12 +79,16 @@ class StrictLoader(_Base):  # type: ignore[misc]
     def __init__(self, stream: Any) -> None:
         super().__init__(stream)
         self._checked_mappings: set[int] = set()
+        # Without an anchor (&name) there is no alias (*name refers to one, or the parse fails), so
+        # nothing is shared and nothing can expand: the graph walk is only for documents with one.
+        self._may_alias = not isinstance(stream, str) or "&" in stream
 
     def get_single_data(self) -> Any:
         node = self.get_single_node()
         if node is None:
             return None
-        check_expansion(node)
+        if self._may_alias:
+            check_expansion(node)
         return self.construct_document(node)
 
     def flatten_mapping(self, node: yaml.MappingNode) -> None:

@@ -10,6 +10,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+import yaml
 
 from gate import yamlio
 from gate.errors import GateError
@@ -158,3 +159,18 @@ def test_a_boolean_or_non_finite_number_in_gate_yaml_is_refused(text: str, messa
 
 def test_a_boolean_stays_a_boolean_where_one_is_expected() -> None:
     assert validate(CASE.replace("  A: {skill_enabled: false}", "  A: {skill_enabled: no}")).exit_code == 0
+
+
+def test_only_a_document_with_an_anchor_has_its_alias_graph_walked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No anchor, no alias: nothing is shared, so the walk that bounds an expansion is skipped."""
+    from gate import yamlsafe
+
+    walked: list[object] = []
+    real = yamlsafe.check_expansion
+    monkeypatch.setattr(yamlsafe, "check_expansion", lambda root: walked.append(root) or real(root))
+    assert yaml.load("a: [1, 2]\nb: 'Q & A'\n", Loader=yamlsafe.StrictLoader) == {"a": [1, 2], "b": "Q & A"}
+    assert len(walked) == 1  # an ampersand in a string is walked too: the check is on the text
+    assert yaml.load("a: [1, 2]\nb: x\n", Loader=yamlsafe.StrictLoader) == {"a": [1, 2], "b": "x"}
+    assert len(walked) == 1
+    assert yaml.load("a: &x [1]\nb: *x\n", Loader=yamlsafe.StrictLoader) == {"a": [1], "b": [1]}
+    assert len(walked) == 2
