@@ -1,4 +1,5 @@
-"""A real HTTP server on 127.0.0.1 in a thread, answering with a test-supplied function."""
+"""A test-supplied handler answering HTTP: behind a real server on 127.0.0.1 in a thread (``serve``), or
+through httpx.MockTransport with no socket at all (``mocked``) where a test needs no real connection."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, BinaryIO
+
+import httpx
 
 
 @dataclass
@@ -97,3 +100,34 @@ def serve(handler: Handler, port: int = 0) -> Iterator[Server]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+class Mocked:
+    """``handler`` behind an httpx.MockTransport: the adapter's own client, no socket, no thread.
+    ``transport`` goes to run_jobs; ``seen`` and ``url`` read as a Server's do."""
+
+    url = "http://agent.test"
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.seen: list[Seen] = []
+
+    @property
+    def transport(self) -> httpx.MockTransport:
+        def reply(request: httpx.Request) -> httpx.Response:
+            seen = Seen(request.url.path, {k.lower(): v for k, v in request.headers.items()},
+                        json.loads(request.content or b"null"))
+            self.seen.append(seen)
+            answer = self.handler(seen, len(self.seen) - 1)
+            assert answer.drip_s is None, "a reply that drips needs the real server (serve)"
+            data = answer.raw if answer.raw is not None else json.dumps(answer.body).encode()
+            return httpx.Response(answer.status, headers={"Content-Type": "application/json", **answer.headers},
+                                  content=data)
+
+        return httpx.MockTransport(reply)
+
+
+@contextmanager
+def mocked(handler: Handler) -> Iterator[Mocked]:
+    """``serve``'s face over a MockTransport."""
+    yield Mocked(handler)

@@ -1,12 +1,10 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -17,7 +15,7 @@ from gate.runner import AgentError, run_jobs
 from gate.runner.httpcall import post_json
 
 from .conftest import Sleeps, agent, jobs_of
-from .loopback import Reply, Seen, serve
+from .loopback import Reply, Seen, mocked, serve
 
 
 def _answer(seen: Seen) -> dict[str, object]:
@@ -25,36 +23,14 @@ def _answer(seen: Seen) -> dict[str, object]:
             "final_answer": f"answer of {seen.body['case_id']}"}
 
 
-class Mock:
-    """An httpx.MockTransport answering with ``handler(request body, index)``, keeping what it saw:
-    the adapter's own client, without a socket."""
-
-    def __init__(self, handler: Callable[[dict[str, Any], int], httpx.Response]) -> None:
-        self.seen: list[httpx.Request] = []
-        self._handler = handler
-
-    def transport(self) -> httpx.MockTransport:
-        def reply(request: httpx.Request) -> httpx.Response:
-            self.seen.append(request)
-            return self._handler(json.loads(request.content), len(self.seen) - 1)
-
-        return httpx.MockTransport(reply)
-
-
-def _trajectory_of(body: dict[str, Any]) -> dict[str, object]:
-    return {"case_id": body["case_id"], "group": body["group"], "run": body["run"],
-            "final_answer": f"answer of {body['case_id']}"}
-
-
 def test_posts_the_request_and_reads_the_trajectory(tmp_path: Path) -> None:
-    mock = Mock(lambda body, i: httpx.Response(200, json=_trajectory_of(body)))
-    outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url="http://agent.test/run"),
-                       root=tmp_path, progress=False, transport=mock.transport())
+    with mocked(lambda seen, i: Reply(body=_answer(seen))) as server:
+        outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url + "/run"),
+                           root=tmp_path, progress=False, transport=server.transport)
     assert [t.final_answer for t in outcome.trajectories] == ["answer of c1", "answer of c2"]
-    bodies = [json.loads(r.content) for r in mock.seen]
-    assert sorted(b["case_id"] for b in bodies) == ["c1", "c2"]
-    assert {(r.method, str(r.url)) for r in mock.seen} == {("POST", "http://agent.test/run")}
-    assert bodies[0]["messages"][0]["role"] == "user"
+    assert sorted(s.body["case_id"] for s in server.seen) == ["c1", "c2"]
+    assert {s.path for s in server.seen} == {"/run"}
+    assert server.seen[0].body["messages"][0]["role"] == "user"
 
 
 def test_a_real_socket_carries_the_same_exchange(tmp_path: Path) -> None:
@@ -65,25 +41,25 @@ def test_a_real_socket_carries_the_same_exchange(tmp_path: Path) -> None:
 
 
 def test_429_then_200_honours_retry_after(tmp_path: Path, sleeps: Sleeps) -> None:
-    def handler(body: dict[str, Any], index: int) -> httpx.Response:
+    def handler(seen: Seen, index: int) -> Reply:
         if index == 0:
-            return httpx.Response(429, json={"error": "slow down"}, headers={"Retry-After": "7"})
-        return httpx.Response(200, json=_trajectory_of(body))
+            return Reply(429, {"error": "slow down"}, headers={"Retry-After": "7"})
+        return Reply(body=_answer(seen))
 
-    mock = Mock(handler)
-    outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url="http://agent.test/run", retries=3),
-                       root=tmp_path, progress=False, sleep=sleeps, transport=mock.transport())
+    with mocked(handler) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
+                           root=tmp_path, progress=False, sleep=sleeps, transport=server.transport)
     (record,) = outcome.trajectories
     assert record.error is None and record.final_answer == "answer of c1"
     assert sleeps.delays == [7.0]
     assert record.metadata["attempts"] == 2
-    assert outcome.calls == 1 and outcome.retries == 1 and len(mock.seen) == 2
+    assert outcome.calls == 1 and outcome.retries == 1 and len(server.seen) == 2
 
 
 def test_5xx_exhaustion_is_an_error_trajectory_after_backoff(tmp_path: Path, sleeps: Sleeps) -> None:
-    with serve(lambda seen, i: Reply(503, {"error": "overloaded"})) as server:
+    with mocked(lambda seen, i: Reply(503, {"error": "overloaded"})) as server:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=2),
-                           root=tmp_path, progress=False, sleep=sleeps, backoff_base_s=0.25)
+                           transport=server.transport, root=tmp_path, progress=False, sleep=sleeps, backoff_base_s=0.25)
     (record,) = outcome.trajectories
     assert record.error == f'HTTP 503 from {server.url}: {{"error": "overloaded"}} (after 3 attempts)'
     assert len(server.seen) == 3
@@ -93,9 +69,9 @@ def test_5xx_exhaustion_is_an_error_trajectory_after_backoff(tmp_path: Path, sle
 
 
 def test_other_4xx_is_never_retried(tmp_path: Path, sleeps: Sleeps) -> None:
-    with serve(lambda seen, i: Reply(422, {"detail": "bad request"})) as server:
+    with mocked(lambda seen, i: Reply(422, {"detail": "bad request"})) as server:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
-                           root=tmp_path, progress=False, sleep=sleeps)
+                           transport=server.transport, root=tmp_path, progress=False, sleep=sleeps)
     assert outcome.trajectories[0].error == f'HTTP 422 from {server.url}: {{"detail": "bad request"}}'
     assert len(server.seen) == 1 and sleeps.delays == []
 
@@ -133,16 +109,16 @@ def test_a_server_that_keeps_dripping_times_out_as_a_whole(tmp_path: Path) -> No
 
 
 def test_garbage_body_is_an_agent_error(tmp_path: Path) -> None:
-    with serve(lambda seen, i: Reply(raw=b"<html>oops</html>")) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), root=tmp_path, progress=False)
+    with mocked(lambda seen, i: Reply(raw=b"<html>oops</html>")) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), transport=server.transport, root=tmp_path, progress=False)
     assert outcome.trajectories[0].error == (
         "the HTTP 200 response body is not valid JSON (Expecting value at line 1 column 1): <html>oops</html>")
 
 
 def test_a_body_that_cannot_be_decoded_is_a_final_agent_error(tmp_path: Path, sleeps: Sleeps) -> None:
-    with serve(lambda seen, i: Reply(raw=b"not gzip at all", headers={"Content-Encoding": "gzip"})) as server:
+    with mocked(lambda seen, i: Reply(raw=b"not gzip at all", headers={"Content-Encoding": "gzip"})) as server:
         outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url, retries=2),
-                           root=tmp_path, progress=False, sleep=sleeps)
+                           transport=server.transport, root=tmp_path, progress=False, sleep=sleeps)
     assert [t.error for t in outcome.trajectories] == [
         f"the response body from {server.url} could not be decoded: Error -3 while decompressing data: "
         "incorrect header check"] * 2
@@ -199,8 +175,8 @@ def test_a_url_without_a_scheme_is_refused_by_the_config(tmp_path: Path, adapter
 
 def test_huge_body_is_capped(tmp_path: Path) -> None:
     big = b'{"final_answer": "' + b"x" * (10 * 1024 * 1024) + b'"}'
-    with serve(lambda seen, i: Reply(raw=big)) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), root=tmp_path, progress=False)
+    with mocked(lambda seen, i: Reply(raw=big)) as server:
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), transport=server.transport, root=tmp_path, progress=False)
     assert outcome.trajectories[0].error == f"the response body from {server.url} exceeded the 10 MB cap"
 
 
@@ -211,9 +187,9 @@ def test_headers_expand_env_at_call_time_and_never_leak(tmp_path: Path, monkeypa
     def handler(seen: Seen, index: int) -> Reply:  # a server that echoes credentials in its error
         return Reply(500, {"echo": seen.headers["authorization"], "team": seen.headers["x-team"]})
 
-    with serve(handler) as server:
+    with mocked(handler) as server:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, headers=headers, retries=0),
-                           root=tmp_path, progress=False)
+                           transport=server.transport, root=tmp_path, progress=False)
     assert server.seen[0].headers["authorization"] == "Bearer tok-5ecret-value"
     assert server.seen[0].headers["x-team"] == "qa-tok-5ecret-value"
     error = outcome.trajectories[0].error
@@ -264,18 +240,18 @@ def test_a_secret_cut_by_the_error_excerpt_leaves_no_prefix(tmp_path: Path, monk
     def handler(seen: Seen, index: int) -> Reply:  # the echo lands where the excerpt is cut
         return Reply(500, raw=("x" * offset + seen.headers["authorization"] + " tail").encode())
 
-    with serve(handler) as server:
+    with mocked(handler) as server:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=0,
                                                 headers={"Authorization": "Bearer ${GATE_TEST_TOKEN}"}),
-                           root=tmp_path, progress=False)
+                           transport=server.transport, root=tmp_path, progress=False)
     error = outcome.trajectories[0].error or ""
     assert "sk-l" not in error and token[:4] not in error.replace("***", "")
 
 
 def test_a_retry_after_longer_than_a_run_waits_gives_up_at_once(tmp_path: Path, sleeps: Sleeps) -> None:
-    with serve(lambda seen, i: Reply(429, {"error": "quota"}, headers={"Retry-After": "3600"})) as server:
+    with mocked(lambda seen, i: Reply(429, {"error": "quota"}, headers={"Retry-After": "3600"})) as server:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
-                           root=tmp_path, progress=False, sleep=sleeps)
+                           transport=server.transport, root=tmp_path, progress=False, sleep=sleeps)
     (record,) = outcome.trajectories
     assert sleeps.delays == [] and len(server.seen) == 1  # no hour of sleep, no second call
     assert record.error is not None and record.error.endswith(

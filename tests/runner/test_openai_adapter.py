@@ -11,7 +11,7 @@ from gate.runner import run_jobs
 from gate.runner.adapters.openai import endpoint_url
 
 from .conftest import Sleeps, agent, jobs_of
-from .loopback import Reply, Seen, serve
+from .loopback import Reply, Seen, mocked, serve
 
 INTERCEPTS = [{"tool": "search_restaurants", "result": "{\"results\": [\"海鲜大排档\"]}"},
               {"tool": "get_weather", "result": "timeout", "is_error": True}]
@@ -53,8 +53,8 @@ def skills(tmp_path: Path) -> Path:
 def test_tool_loop_answers_from_intercepts(skills: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GATE_TEST_KEY", "sk-test-123456")
     jobs = jobs_of("c1", groups=("A", "B"), intercepts=INTERCEPTS, skills=("dining",))
-    with serve(chat_server) as server:
-        outcome = run_jobs(jobs, _openai(server.url + "/v1", temperature=0.3, seed=42), root=skills, progress=False)
+    with mocked(chat_server) as server:
+        outcome = run_jobs(jobs, _openai(server.url + "/v1", temperature=0.3, seed=42), transport=server.transport, root=skills, progress=False)
     a, b = outcome.trajectories
     assert a.error is None and b.error is None
     assert [c.name for c in b.tool_calls] == ["search_restaurants", "book_table", "get_weather"]
@@ -89,9 +89,9 @@ def test_max_turns_stops_a_tool_loop(skills: Path) -> None:
         return Reply(body=_completion({"content": f"turn {index}",
                                        "tool_calls": [_tool_call(f"c{index}", "search_restaurants", "{}")]}))
 
-    with serve(loop_forever) as server:
+    with mocked(loop_forever) as server:
         (record,) = run_jobs(jobs_of("c1", intercepts=INTERCEPTS), _openai(server.url, max_turns=3),
-                             root=skills, progress=False).trajectories
+                             transport=server.transport, root=skills, progress=False).trajectories
     assert len(server.seen) == 3 and len(record.tool_calls) == 3
     assert record.metadata["stop_reason"] == "max_turns" and record.final_answer == "turn 2"
 
@@ -108,8 +108,8 @@ def test_each_request_is_retried_and_the_key_never_printed(
             return Reply(401, {"error": f"bad key {seen.headers['authorization']}"})
         return chat_server(seen, index)
 
-    with serve(flaky) as server:
-        outcome = run_jobs(jobs_of("c1", intercepts=INTERCEPTS), _openai(server.url), root=skills,
+    with mocked(flaky) as server:
+        outcome = run_jobs(jobs_of("c1", intercepts=INTERCEPTS), _openai(server.url), transport=server.transport, root=skills,
                            progress=False, sleep=sleeps)
     (record,) = outcome.trajectories
     assert sleeps.delays == [2.0] and outcome.retries == 1
@@ -127,9 +127,9 @@ def test_each_chat_request_is_bounded_as_a_whole(skills: Path) -> None:
 
 
 def test_a_missing_skill_file_is_a_gate_error_before_any_call(skills: Path) -> None:
-    with serve(chat_server) as server, pytest.raises(GateError) as info:
+    with mocked(chat_server) as server, pytest.raises(GateError) as info:
         run_jobs(jobs_of("c1", groups=("A", "B"), skills=("dining", "packing")), _openai(server.url),
-                 root=skills, progress=False)
+                 transport=server.transport, root=skills, progress=False)
     assert str(info.value) == ("skill file not found for active skill 'packing' (case c1, group B): "
                                f"expected {skills / 'skills' / 'packing.md'}")
     assert server.seen == []
@@ -142,8 +142,8 @@ def test_model_is_required(skills: Path) -> None:
 
 
 def test_a_response_without_a_message_is_an_agent_error(skills: Path) -> None:
-    with serve(lambda seen, i: Reply(body={"choices": []})) as server:
-        (record,) = run_jobs(jobs_of("c1"), _openai(server.url), root=skills, progress=False).trajectories
+    with mocked(lambda seen, i: Reply(body={"choices": []})) as server:
+        (record,) = run_jobs(jobs_of("c1"), _openai(server.url), transport=server.transport, root=skills, progress=False).trajectories
     assert record.error == 'the chat-completions response has no choices[0].message: {"choices": []}'
 
 
@@ -231,8 +231,8 @@ def test_the_model_sees_the_real_tools_and_a_forbidden_one_without_intercept_is_
 ])
 def test_bad_tool_declarations_are_refused_before_any_call(tmp_path: Path, tools: Any, message: str) -> None:
     (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
-    with serve(emailing_model) as server, pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1"), _openai(server.url, tools="tools.json"), root=tmp_path, progress=False)
+    with mocked(emailing_model) as server, pytest.raises(GateError) as info:
+        run_jobs(jobs_of("c1"), _openai(server.url, tools="tools.json"), transport=server.transport, root=tmp_path, progress=False)
     assert message in str(info.value)
     assert server.seen == []
 
