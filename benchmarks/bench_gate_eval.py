@@ -36,7 +36,7 @@ def grow(size: int, distinct: bool, out: Path) -> None:
 
 
 # Runs the CLI and, at exit, writes its own peak RSS (KiB on Linux) to the file named by argv[1].
-_MEASURED = (
+MEASURED = (
     "import atexit, resource, runpy, sys\n"
     "report = sys.argv.pop(1)\n"
     "atexit.register(lambda: open(report, 'w').write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)))\n"
@@ -49,7 +49,7 @@ def timed_eval(trajectories: Path, cases: Path, out: Path) -> tuple[float, float
     """Wall seconds and peak RSS (MiB) of one `gate eval` process."""
     peak = out.with_suffix(".rss")
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", _MEASURED, str(peak), "eval", "--cases", str(cases),
+    subprocess.run([sys.executable, "-c", MEASURED, str(peak), "eval", "--cases", str(cases),
                     "--trajectories", str(trajectories), "--json", str(out)], check=True, stdout=subprocess.DEVNULL, cwd=REPO)
     wall = time.perf_counter() - started
     return wall, int(peak.read_text(encoding="utf-8")) / 1024

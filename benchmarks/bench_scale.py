@@ -20,19 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_gate_eval import MEASURED  # the CLI run that reports its own peak RSS
+
 REPO = Path(__file__).resolve().parent.parent
 RECORDING = REPO / "examples" / "trajectories.jsonl"
 _ID = re.compile(r"^id:\s*(\S+)", re.M)
-
-# Runs the CLI and, at exit, writes its own peak RSS (KiB on Linux) to the file named by argv[1].
-_MEASURED = (
-    "import atexit, resource, runpy, sys\n"
-    "report = sys.argv.pop(1)\n"
-    "atexit.register(lambda: open(report, 'w').write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)))\n"
-    "sys.argv[0] = 'gate'\n"
-    "runpy.run_module('gate', run_name='__main__')\n"
-)
-
 
 def grow(size: int, out: Path) -> Path:
     """``size`` case files under ``out``/cases, the replay file for them, and a gate.yaml."""
@@ -64,7 +56,7 @@ def timed(args: list[str], cwd: Path) -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of one `gate` process (its exit code is not the point)."""
     peak = cwd / "peak.rss"
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", _MEASURED, str(peak), *args], cwd=cwd, check=False,
+    subprocess.run([sys.executable, "-c", MEASURED, str(peak), *args], cwd=cwd, check=False,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - started, int(peak.read_text(encoding="utf-8")) / 1024
 
