@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from gate.cli import main
+from tests.casefiles import case_yaml
 
 AGENT = textwrap.dedent('''\
     import os
@@ -28,25 +29,12 @@ AGENT = textwrap.dedent('''\
                 "final_answer": answer, "tool_calls": []}
 ''')
 
-CASE = textwrap.dedent('''\
-    id: {id}
-    suite: B3
-    dimension: QC
-    title: {id}
-    difficulty: easy
-    scoring: auto
-    tags: [golden]
-    input:
-      messages: [{{role: user, content: "推荐 3 款耳机"}}]
-    groups:
-      A: {{skill_enabled: false}}
-      B: {{skill_enabled: true, active_skills: [s]}}
-    constraints:
-      - {{id: count, check: items:count, params: {{exact: 3}}}}
-    examples:
-      pass: [{{final_answer: "1. a\\n2. b\\n3. c"}}]
-      fail: [{{final_answer: "1. x", fails: [count]}}]
-''')
+GROUPS = "A: {skill_enabled: false}\nB: {skill_enabled: true, active_skills: [s]}"
+
+
+def _case(case_id: str) -> str:
+    return case_yaml(["{id: count, check: items:count, params: {exact: 3}}"], ["1. a\n2. b\n3. c"],
+                     [("1. x", ["count"])], case_id=case_id, prompt="推荐 3 款耳机", groups=GROUPS)
 
 IDS = ["B3-QC-01", "B3-QC-02", "B3-QC-03"]
 
@@ -59,7 +47,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     cases = tmp_path / "cases" / "b3"
     cases.mkdir(parents=True)
     for cid in IDS:
-        (cases / f"{cid}.yaml").write_text(CASE.format(id=cid), encoding="utf-8")
+        (cases / f"{cid}.yaml").write_text(_case(cid), encoding="utf-8")
     config = {"cases": {"path": "cases", "tags": ["golden"]},
               "agent": {"adapter": "python", "function": "flaky_agent:run", "cache": False},
               "decision": {"confirm_runs": 4}}

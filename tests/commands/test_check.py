@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from gate.cli import main
+from tests.casefiles import case_yaml
 
 AGENT = textwrap.dedent('''\
     import json, os, sys
@@ -24,25 +25,12 @@ AGENT = textwrap.dedent('''\
                "final_answer": answer, "tool_calls": []}, sys.stdout, ensure_ascii=False)
 ''')
 
-CASE = textwrap.dedent('''\
-    id: {id}
-    suite: B3
-    dimension: {dim}
-    title: {id}
-    difficulty: easy
-    scoring: auto
-    tags: [golden]
-    input:
-      messages: [{{role: user, content: "{message}"}}]
-    groups:
-      A: {{skill_enabled: false}}
-      B: {{skill_enabled: true, active_skills: [s]}}
-    constraints:
-      - {{id: count, check: items:count, params: {{exact: {n}}}}}
-    examples:
-      pass: [{{final_answer: "{good}"}}]
-      fail: [{{final_answer: "1. x", fails: [count]}}]
-''')
+GROUPS = "A: {skill_enabled: false}\nB: {skill_enabled: true, active_skills: [s]}"
+
+
+def _case(case_id: str, dimension: str, message: str, n: int, good: str) -> str:
+    return case_yaml([f"{{id: count, check: items:count, params: {{exact: {n}}}}}"], [good], [("1. x", ["count"])],
+                     case_id=case_id, dimension=dimension, prompt=message, groups=GROUPS)
 
 
 @pytest.fixture
@@ -51,12 +39,12 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
     cases = tmp_path / "cases" / "b3"
     cases.mkdir(parents=True)
-    specs = [("B3-QC-01", "QC", "推荐 3 款降噪耳机", 3, "1. a\\n2. b\\n3. c"),
-             ("B3-QC-02", "QC", "推荐 2 款跑鞋", 2, "1. a\\n2. b"),
-             ("B3-FC-01", "FC", "推荐 3 款降噪耳机", 3, "1. a\\n2. b\\n3. c"),
-             ("B3-FC-02", "FC", "推荐 2 款跑鞋", 2, "1. a\\n2. b")]
-    for cid, dim, message, n, good in specs:
-        (cases / f"{cid}.yaml").write_text(CASE.format(id=cid, dim=dim, message=message, n=n, good=good), encoding="utf-8")
+    specs = [("B3-QC-01", "QC", "推荐 3 款降噪耳机", 3, "1. a\n2. b\n3. c"),
+             ("B3-QC-02", "QC", "推荐 2 款跑鞋", 2, "1. a\n2. b"),
+             ("B3-FC-01", "FC", "推荐 3 款降噪耳机", 3, "1. a\n2. b\n3. c"),
+             ("B3-FC-02", "FC", "推荐 2 款跑鞋", 2, "1. a\n2. b")]
+    for spec in specs:
+        (cases / f"{spec[0]}.yaml").write_text(_case(*spec), encoding="utf-8")
     config = {"cases": {"path": "cases", "tags": ["golden"]},
               "agent": {"adapter": "command", "command": [sys.executable, "agent.py"], "cache": False, "concurrency": 4},
               "baseline": "baselines/main.json", "out_dir": "gate-results"}
