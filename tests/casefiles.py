@@ -12,6 +12,7 @@ def case_yaml(
     failing: list[tuple[str, list[str]]],
     *,
     case_id: str = "B3-QC-01",
+    title: str = "t",
     suite: str = "B3",
     dimension: str = "QC",
     prompt: str = "推荐 3 款",
@@ -21,7 +22,7 @@ def case_yaml(
     """A valid case file. ``constraints`` are YAML flow mappings; ``passing`` answers that pass;
     ``failing`` (answer, constraint ids it fails) pairs."""
     lines = [
-        f"id: {case_id}", f"suite: {suite}", f"dimension: {dimension}", "title: t", "difficulty: easy",
+        f"id: {case_id}", f"suite: {suite}", f"dimension: {dimension}", f"title: {title}", "difficulty: easy",
         "scoring: auto", "tags: [golden]", "input:",
         f"  messages: [{{role: user, content: {json.dumps(prompt, ensure_ascii=False)}}}]",
         "groups:", *(f"  {line}" for line in groups.splitlines()), *(extra.splitlines()), "constraints:",

@@ -34,7 +34,7 @@ GROUPS = "A: {skill_enabled: false}\nB: {skill_enabled: true, active_skills: [s]
 
 def _case(case_id: str) -> str:
     return case_yaml(["{id: count, check: items:count, params: {exact: 3}}"], ["1. a\n2. b\n3. c"],
-                     [("1. x", ["count"])], case_id=case_id, prompt="推荐 3 款耳机", groups=GROUPS)
+                     [("1. x", ["count"])], case_id=case_id, title=case_id, prompt="推荐 3 款耳机", groups=GROUPS)
 
 IDS = ["B3-QC-01", "B3-QC-02", "B3-QC-03"]
 

@@ -30,7 +30,7 @@ GROUPS = "A: {skill_enabled: false}\nB: {skill_enabled: true, active_skills: [s]
 
 def _case(case_id: str, dimension: str, message: str, n: int, good: str) -> str:
     return case_yaml([f"{{id: count, check: items:count, params: {{exact: {n}}}}}"], [good], [("1. x", ["count"])],
-                     case_id=case_id, dimension=dimension, prompt=message, groups=GROUPS)
+                     case_id=case_id, title=case_id, dimension=dimension, prompt=message, groups=GROUPS)
 
 
 @pytest.fixture
