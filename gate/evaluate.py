@@ -18,7 +18,7 @@ Rubrics = Mapping[int, Outcome]
 
 
 
-class Readings(Protocol):
+class FieldKeeper(Protocol):
     """What keeps each run's consistency fields while it is judged (gate.scoring.readings.Readings):
     judging only hands it the parsed subject, so the reading stays with what measures it."""
 
@@ -88,7 +88,7 @@ def _within(budget: Budget, constraint: Constraint, subject: Subject, rubrics: R
 
 
 def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEFAULT_BUDGET_S,
-             rubrics: Rubrics | None = None, readings: Readings | None = None) -> RunVerdict:
+             rubrics: Rubrics | None = None, readings: FieldKeeper | None = None) -> RunVerdict:
     """The verdict on one run: error if the agent call failed, else from its constraints, all
     judged within ``budget_s`` seconds (a constraint still running then is recorded as an error).
     ``rubrics``: the semantic tier's outcomes of rubric constraints, which then count like rules.
@@ -119,7 +119,7 @@ class Judgements:
     its own run number and metadata — the checkers read nothing else of a run."""
 
     def __init__(self, cases: Mapping[str, Case], budget_s: float | None = DEFAULT_BUDGET_S,
-                 readings: Readings | None = None) -> None:
+                 readings: FieldKeeper | None = None) -> None:
         self._cases = cases
         self._budget_s = budget_s
         self._readings = readings

@@ -20,7 +20,7 @@ from gate.errors import GateError, did_you_mean
 from gate.evaluate import Judgements
 from gate.interrupts import StopRequests
 from gate.loader import CaseSet
-from gate.policy import thresholds as policy
+from gate.policy.thresholds import Finding
 from gate.report.model import GateReport
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import compare
@@ -114,7 +114,7 @@ def load_baseline(settings: CheckSettings) -> baseline_mod.Baseline | None:
     return reference_baseline(settings)[0]
 
 
-def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline | None, list[policy.Finding]]:
+def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline | None, list[Finding]]:
     """The baseline to compare with (the base branch's in a pull request) and notes about it."""
     from gate.baseline_ref import reference
 
@@ -125,7 +125,7 @@ def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline |
 
 def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[Trajectory], *,
                  base: baseline_mod.Baseline | None, interrupted: bool = False,
-                 verdicts: list[RunVerdict] | None = None, notes: list[policy.Finding] | None = None,
+                 verdicts: list[RunVerdict] | None = None, notes: list[Finding] | None = None,
                  stops: StopRequests | None = None, readings: Readings | None = None) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent.
     ``readings``: the consistency fields of runs already judged (as ``verdicts`` were)."""

@@ -11,8 +11,7 @@ from gate.case import Case
 from gate.config import DecisionConfig, Thresholds
 from gate.policy import evidence as decision
 from gate.policy import outage, regressions
-from gate.policy import thresholds as policy
-from gate.policy.thresholds import Finding, Level
+from gate.policy.thresholds import Finding, Level, gate_passed, sort_findings
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics, dimension_key
 from gate.verdict import RunVerdict
@@ -60,6 +59,6 @@ def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metr
     if interrupted:
         findings.append(Finding(level=Level.RED_LINE, rule="interrupted",
                                 message="the run was interrupted: results are partial and never pass"))
-    findings = policy.sort_findings(findings)
-    passed = policy.gate_passed(findings, fail_on) and not interrupted
+    findings = sort_findings(findings)
+    passed = gate_passed(findings, fail_on) and not interrupted
     return Decision(findings, passed, [] if unavailable else pairs, unavailable is not None)

@@ -22,9 +22,8 @@ import math
 
 from gate.config import DecisionConfig, Thresholds
 from gate.percent import percent
-from gate.policy import thresholds as policy
 from gate.policy.regressions import PairDecision, PairOutcome
-from gate.policy.thresholds import Finding, Level, at_least
+from gate.policy.thresholds import Finding, Level, at_least, dimension_findings, error_findings, threshold_findings
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import GroupMetrics, Metrics
 from gate.scoring.stats import (
@@ -151,13 +150,13 @@ def line_findings(metrics: Metrics, thresholds: Thresholds, settings: DecisionCo
                   consistency_dimensions: frozenset[str] = frozenset()) -> list[Finding]:
     """The seeds' lines over the computed metrics, decided with their evidence."""
     if settings.mode == "point":
-        return policy.threshold_findings(metrics, thresholds, consistency_dimensions)
+        return threshold_findings(metrics, thresholds, consistency_dimensions)
     decider = _Decider(settings)
     found: list[Finding] = []
     for dimension, groups in sorted(metrics.dimensions.items()):
         a = groups.get("A")
         if a is None or a.judged == 0:
-            found += policy.dimension_findings(dimension, {}, None, thresholds,
+            found += dimension_findings(dimension, {}, None, thresholds,
                                                by_consistency=dimension in consistency_dimensions)
         else:
             finding = decider.rate_line(a, thresholds.min_a_for(dimension), rule="min-a", level=Level.ERROR,
@@ -174,7 +173,7 @@ def line_findings(metrics: Metrics, thresholds: Thresholds, settings: DecisionCo
                                   level=Level.ERROR, what=what, dimension=None, group="B")
         chosen = red if red is not None and (red.outcome == "fail" or plain is None or plain.outcome != "fail") else plain
         found += [chosen] if chosen else []
-    found += policy.error_findings(metrics)
+    found += error_findings(metrics)
     return found
 
 
