@@ -8,31 +8,29 @@ import sys
 import time
 from pathlib import Path
 
+from gate.atomic import check_writable
+from gate.confirm import confirm_failures, judge_for
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError
 from gate.interrupts import stop_requests
+from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import CheckSettings, build_report, reference_baseline, select_cases, write_reports
 from gate.report.model import GateReport
+from gate.runner import run_jobs
 from gate.scoring.readings import Readings
+from gate.semantic.gating import settled_verdicts
+from gate.semantic.reviews import load_reviews
 
 
 def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     """Run the agent, confirm suspicious failures, judge, enforce and write the reports."""
-    from gate.confirm import confirm_failures, judge_for
-    from gate.jobs import plan
-    from gate.runner import run_jobs
-
     config = settings.config
     case_set = load_cases(config.resolve(config.cases.path), config.suites)
     selected = select_cases(config, case_set, settings.shard)
     base, notes = reference_baseline(settings)
     if settings.out_dir.exists() and not settings.out_dir.is_dir():
         raise GateError("the report directory is a file", where=str(settings.out_dir))
-    from gate.atomic import check_writable
-
     check_writable(settings.out_dir)  # before any agent call: a run whose reports cannot land is lost
-    from gate.semantic.reviews import load_reviews
-
     reviews = load_reviews(config.resolve(config.reviews))  # a malformed reviews file costs no agent call
     for warning in reviews.stale(case_set.cases):
         print(f"gate: warning: {warning}", file=sys.stderr)
@@ -43,8 +41,6 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
         outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
                            judge=judge_for(case_set, config.judging.budget_s, readings))
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops)
-        from gate.semantic.gating import settled_verdicts
-
         verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews)
         interrupted = interrupted or judge_stopped
         report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
