@@ -4,6 +4,7 @@ in process (tests marked ``e2e`` run it as the real subprocess)."""
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,12 @@ from tests.demo_inprocess import InProcessDemo, runs_the_demo
 settings.register_profile("ci", max_examples=100, deadline=None)
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+# A suite started in the background (`pytest &`, nohup) inherits an ignored SIGINT, which the gate
+# rightly leaves ignored; the stop tests send SIGINT to it, so the suite takes the signal back (a handled
+# signal is reset to its default in the gates the tests start, an ignored one would stay ignored).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 SubjectFactory = Callable[..., Subject]
 Judge = Callable[..., Outcome]

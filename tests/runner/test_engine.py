@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -151,6 +152,30 @@ def test_ctrl_c_keeps_finished_results(tmp_path: Path, agent_module: Callable[[s
     assert outcome.interrupted
     assert [t.case_id for t in outcome.trajectories] == ["a1", "a2"]
     assert all(t.error is None for t in outcome.trajectories)
+
+
+IGNORED_STOP_AGENT = """
+import asyncio, os, signal
+async def run(request):
+    if request["case_id"] == "b-stop":
+        os.kill(os.getpid(), signal.SIGINT)
+        await asyncio.sleep(0.2)  # time for a handler, were one installed, to cancel this call
+    return {"final_answer": "done " + request["case_id"]}
+"""
+
+
+def test_an_ignored_ctrl_c_is_left_ignored(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    # started with nohup or in the background, where the shell ignores SIGINT: the run is not stopped by it
+    name = agent_module(IGNORED_STOP_AGENT)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        outcome = run_jobs(jobs_of("a1", "b-stop", "c1"), agent(adapter="python", function=f"{name}:run", concurrency=1),
+                           root=tmp_path, progress=False)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert not outcome.interrupted
+    assert [t.final_answer for t in outcome.trajectories] == ["done a1", "done b-stop", "done c1"]
 
 
 class _Clock:
