@@ -1,5 +1,6 @@
 """SIGTERM/SIGINT while answers are being judged (not only during agent calls): the reports of what
-was judged are written, marked interrupted, and the gate exits 130 within seconds."""
+was judged are written, marked interrupted, and the gate exits 130 within seconds; a signal ignored
+at start stays ignored."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from test_budget import CASE_FILE, HOSTILE_AGENT
+
+from gate.interrupts import stop_requests
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
 
@@ -77,3 +81,39 @@ def test_gate_check_stopped_while_judging_writes_interrupted_reports(project: Pa
     assert any(f["rule"] == "interrupted" for f in document["findings"])
     for name in ("junit.xml", "comment.md", "trajectories.jsonl"):
         assert (project / "out" / name).is_file()
+
+
+def test_a_first_signal_is_remembered_a_second_stops_at_once_and_the_handler_is_restored() -> None:
+    before = signal.getsignal(signal.SIGINT)
+    with stop_requests() as stops:
+        signal.raise_signal(signal.SIGTERM)
+        assert stops.requested
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_signal_ignored_at_start_stays_ignored() -> None:
+    # started with nohup or in the background: the shell's choice to ignore Ctrl-C holds
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with stop_requests() as stops:
+            signal.raise_signal(signal.SIGINT)
+            assert not stops.requested and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_outside_the_main_thread_no_handler_is_installed() -> None:
+    seen: list[object] = []
+
+    def body() -> None:
+        with stop_requests() as stops:
+            seen.extend([stops.requested, signal.getsignal(signal.SIGINT)])
+
+    before = signal.getsignal(signal.SIGINT)
+    worker = threading.Thread(target=body)
+    worker.start()
+    worker.join()
+    assert seen == [False, before]
