@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,16 @@ def run_checker(check: str, params: dict[str, Any], answer: str = "",
     """Validate ``params`` with the checker's model and judge the subject, as the evaluator does."""
     checker = REGISTRY[check]
     return checker(build_subject(answer, tool_calls), checker.params.model_validate(params))
+
+
+@pytest.fixture
+def sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored for the test, as a shell leaves it for nohup or a background job."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture

@@ -93,16 +93,13 @@ def test_a_first_signal_is_remembered_a_second_stops_at_once_and_the_handler_is_
     assert signal.getsignal(signal.SIGINT) is before
 
 
+@pytest.mark.usefixtures("sigint_ignored")
 def test_a_signal_ignored_at_start_stays_ignored() -> None:
     # started with nohup or in the background: the shell's choice to ignore Ctrl-C holds
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        with stop_requests() as stops:
-            signal.raise_signal(signal.SIGINT)
-            assert not stops.requested and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    with stop_requests() as stops:
+        signal.raise_signal(signal.SIGINT)
+        assert not stops.requested and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 def test_outside_the_main_thread_no_handler_is_installed() -> None:

@@ -164,16 +164,13 @@ async def run(request):
 """
 
 
+@pytest.mark.usefixtures("sigint_ignored")
 def test_an_ignored_ctrl_c_is_left_ignored(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     # started with nohup or in the background, where the shell ignores SIGINT: the run is not stopped by it
     name = agent_module(IGNORED_STOP_AGENT)
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        outcome = run_jobs(jobs_of("a1", "b-stop", "c1"), agent(adapter="python", function=f"{name}:run", concurrency=1),
-                           root=tmp_path, progress=False)
-        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    outcome = run_jobs(jobs_of("a1", "b-stop", "c1"), agent(adapter="python", function=f"{name}:run", concurrency=1),
+                       root=tmp_path, progress=False)
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     assert not outcome.interrupted
     assert [t.final_answer for t in outcome.trajectories] == ["done a1", "done b-stop", "done c1"]
 
