@@ -11,11 +11,14 @@ import errno
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from gate.errors import GateError
+
+Text = str | Iterable[str]
+"""A file's text, whole or in pieces (a large report is written as it is encoded, never held whole)."""
 
 
 def _failure(path: Path, exc: OSError) -> GateError:
@@ -24,8 +27,8 @@ def _failure(path: Path, exc: OSError) -> GateError:
     return GateError(f"cannot write: {reason}{f' ({code})' if code else ''}", where=str(path))
 
 
-def stage(target: Path, text: str, *, durable: bool = True) -> Path:
-    """``text`` (UTF-8, LF) in a temporary file beside ``target``; flushed to disk when ``durable``
+def stage(target: Path, text: Text, *, durable: bool = True) -> Path:
+    """``text`` (UTF-8, LF; a string or its pieces) in a temporary file beside ``target``; flushed to disk when ``durable``
     (reports, baselines) — a cache entry need not be. Raises OSError, leaving nothing behind."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:16]}.", suffix=".tmp", dir=target.parent)
@@ -36,7 +39,10 @@ def stage(target: Path, text: str, *, durable: bool = True) -> Path:
         os.chmod(tmp, 0o666 & ~umask)
         # A lone surrogate from an agent must not cost the whole report: it becomes '?'.
         with os.fdopen(fd, "w", encoding="utf-8", errors="replace", newline="\n") as handle:
-            handle.write(text)
+            if isinstance(text, str):
+                handle.write(text)
+            else:
+                handle.writelines(text)
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -56,21 +62,21 @@ def replace_text(target: Path, text: str, *, durable: bool = True) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _stage(target: Path, text: str) -> Path:
+def _stage(target: Path, text: Text) -> Path:
     try:
         return stage(target, text)
     except OSError as exc:
         raise _failure(target, exc) from None
 
 
-def write_text(path: str | os.PathLike[str], text: str) -> Path:
+def write_text(path: str | os.PathLike[str], text: Text) -> Path:
     """Write ``text`` (UTF-8, LF) to ``path`` through a temporary file and a rename."""
     target = Path(path)
     write_set({target: text})
     return target
 
 
-def write_set(files: Mapping[Path, str]) -> None:
+def write_set(files: Mapping[Path, Text]) -> None:
     """Write every file or none: all are staged first, then renamed into place."""
     staged: dict[Path, Path] = {}
     try:

@@ -188,13 +188,13 @@ def write_reports(report: GateReport, out_dir: Path,
                   trajectories: list[Trajectory] | None = None) -> dict[str, Path]:
     """results.json, junit.xml, comment.md (and trajectories.jsonl) in ``out_dir``, all or none,
     then the step summary."""
-    from gate.atomic import dump_json, write_set
+    from gate.atomic import Text, write_set
     from gate.records import trajectories_text
     from gate.report import comment, junit
 
     paths = {"results": out_dir / "results.json", "junit": out_dir / "junit.xml", "comment": out_dir / "comment.md"}
-    files = {paths["results"]: dump_json(report.document()), paths["junit"]: junit.render(report),
-             paths["comment"]: comment.render(report)}
+    files: dict[Path, Text] = {paths["results"]: report.document_text(), paths["junit"]: junit.render(report),
+                               paths["comment"]: comment.render(report)}
     if trajectories is not None:
         files[out_dir / "trajectories.jsonl"] = trajectories_text(trajectories)
     write_set(files)

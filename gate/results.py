@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
@@ -159,12 +160,82 @@ def results_document(
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The results.json document; keys sorted on write, runs sorted here."""
-    return {
-        "schema": SCHEMA,
-        "cases_digest": cases_digest,
-        "results": [run_json(v) for v in sort_verdicts(verdicts)],
-        "metrics": metrics,
-        "findings": findings,
-        "passed": passed,
-        **(extra or {}),
-    }
+    head = _head(cases_digest=cases_digest, metrics=metrics, findings=findings, passed=passed, extra=extra)
+    return {**head, "results": [run_json(v) for v in sort_verdicts(verdicts)]}
+
+
+def _head(*, cases_digest: str, metrics: dict[str, Any], findings: list[dict[str, Any]], passed: bool,
+          extra: dict[str, Any] | None) -> dict[str, Any]:
+    return {"schema": SCHEMA, "cases_digest": cases_digest, "metrics": metrics, "findings": findings,
+            "passed": passed, **(extra or {})}
+
+
+# ---------------------------------------------------------------- the document, written a run at a time
+
+
+def results_text(
+    *,
+    cases_digest: str,
+    verdicts: Iterable[RunVerdict],
+    metrics: dict[str, Any],
+    findings: list[dict[str, Any]],
+    passed: bool,
+    extra: dict[str, Any] | None = None,
+) -> Iterator[str]:
+    """``dump_json(results_document(...))`` piece by piece, the same bytes: no run's dict outlives
+    its own text, and the constraints a repeat shares with the run before it (a deterministic
+    agent's repeats share one verdict) are encoded once."""
+    head = _head(cases_digest=cases_digest, metrics=metrics, findings=findings, passed=passed, extra=extra)
+    entries = sorted([*head, "results"])
+    yield "{"
+    for index, key in enumerate(entries):
+        yield f"\n  {_encode(key)}: "
+        if key == "results":
+            yield from _runs_text(sort_verdicts(verdicts))
+        else:
+            yield _encode(head[key], 2)
+        yield "," if index < len(entries) - 1 else "\n}\n"
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, indent=2, sort_keys=True, allow_nan=False)
+_SHARED_KEPT = 1024
+"""Constraint texts kept for the runs that follow: a case's repeats come together in report order."""
+
+
+def _encode(value: Any, level: int = 0) -> str:
+    """``value`` as dump_json writes it, nested ``level`` spaces deep (JSON strings hold no raw
+    newline, so every newline in the text is one of the indentation's)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    if value is None:
+        return "null"
+    text = _ENCODER.encode(value)
+    return text.replace("\n", "\n" + " " * level) if level else text
+
+
+def _runs_text(verdicts: list[RunVerdict]) -> Iterator[str]:
+    if not verdicts:
+        yield "[]"
+        return
+    # id → (the constraints, their text): the tuple is kept so its id cannot be reused meanwhile
+    shared: dict[int, tuple[tuple[ConstraintVerdict, ...], str]] = {}
+    field = "\n      "  # a run's keys, inside the results list, inside the document
+    for index, verdict in enumerate(verdicts):
+        found = shared.get(id(verdict.constraints))
+        if found is None:
+            if len(shared) >= _SHARED_KEPT:
+                shared.clear()
+            found = shared[id(verdict.constraints)] = (
+                verdict.constraints, _encode([_constraint_json(c) for c in verdict.constraints], 6))
+        # run_json's keys, sorted
+        yield ("[\n    {" if index == 0 else ",\n    {") + field + f",{field}".join((
+            f'"case_id": {_encode(verdict.case_id)}',
+            f'"constraints": {found[1]}',
+            f'"error": {_encode(verdict.error)}',
+            f'"group": {_encode(verdict.group)}',
+            f'"metadata": {_encode(verdict.metadata, 6)}',
+            f'"run": {verdict.run}',
+            f'"status": {_encode(verdict.status.value)}',
+            f'"unjudged": {verdict.unjudged}',
+        )) + "\n    }"
+    yield "\n  ]"

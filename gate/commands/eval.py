@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from gate.atomic import write_json
+from gate.atomic import write_text
 from gate.budget import DEFAULT_BUDGET_S
 from gate.config import GateConfig
 from gate.errors import EXIT_INTERRUPTED
@@ -17,7 +17,7 @@ from gate.pipeline import consistency_report, judge
 from gate.policy.decide import decide
 from gate.records import read_trajectories
 from gate.report.table import verdict_table
-from gate.results import results_document
+from gate.results import results_text
 from gate.sanitize import one_line
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import Comparison
@@ -60,11 +60,10 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
             extra: dict[str, object] = {"consistency": consistency.as_json() if consistency else None}
             if interrupted:
                 extra["interrupted"] = True
-            document = results_document(
+            write_text(json_out, results_text(
                 cases_digest=case_set.digest, verdicts=verdicts, metrics=computed.as_json(),
                 findings=[f.as_json() for f in findings], passed=decided.passed, extra=extra,
-            )
-            write_json(json_out, document)
+            ))
             click.echo(f"results written to {json_out}")
     if interrupted:
         click.echo(f"gate: interrupted after judging {len(verdicts)} of {len(records)} records", err=True)
