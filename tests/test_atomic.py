@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,18 @@ def test_the_cache_writes_through_the_shared_writer(tmp_path: Path, monkeypatch:
     store.put("k" * 64, '{"a": 1}')
     written = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
     assert len(written) == 1 and written[0].read_text(encoding="utf-8") == '{"a": 1}' and not calls
+
+
+def test_text_in_pieces_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    target = tmp_path / "results.json"
+    write_text(target, (piece for piece in ["{", "\n  \"a\": 1", "\n}\n"]))
+    assert target.read_text(encoding="utf-8") == '{\n  "a": 1\n}\n'
+
+    def failing() -> Iterator[str]:
+        yield "{\n  \"half\": "
+        raise ValueError("Out of range float values are not JSON compliant")
+
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        write_text(target, failing())
+    assert target.read_text(encoding="utf-8") == '{\n  "a": 1\n}\n'  # the old file, whole
+    assert [p.name for p in tmp_path.iterdir()] == ["results.json"]  # no temporary file left
