@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from gate.results import sort_verdicts
 from gate.sanitize import one_line
@@ -27,19 +27,55 @@ def _status(verdict: RunVerdict) -> str:
     return verdict.status.value.upper()
 
 
+_HEADERS = ["case", "group", "run", "status", "rules", "why"]
 _ALIGN = ("left", "left", "right", "left", "left", "left")
+_CHUNK = 2_000
+"""Rows tabulated at a time: tabulate keeps several copies of every cell while it lays a table out."""
+
+
+def _rows(verdicts: Iterable[RunVerdict]) -> Iterator[list[str]]:
+    # A deterministic agent's repeats share one verdict's constraints: their cells are made once.
+    # The constraints are kept with their cells so that their id() is not reused meanwhile.
+    made: dict[tuple[int, Status, str | None], tuple[object, list[str]]] = {}
+    for v in verdicts:
+        key = (id(v.constraints), v.status, v.error)
+        found = made.get(key)
+        if found is None:
+            if len(made) >= _CHUNK:
+                made.clear()
+            judged = [c for c in v.constraints if c.status is not Status.SKIPPED]
+            passed = sum(c.status is Status.PASS for c in judged)
+            found = made[key] = (v.constraints, [_status(v), f"{passed}/{len(judged)}", _why(v)])
+        yield [v.case_id, v.group, str(v.run), *found[1]]
 
 
 def verdict_table(verdicts: Iterable[RunVerdict]) -> str:
-    """One row per run: case, group, run, status, rule constraints passed, why it failed."""
-    from tabulate import tabulate
+    """One row per run: case, group, run, status, rule constraints passed, why it failed.
 
-    rows = []
-    for v in sort_verdicts(verdicts):
-        judged = [c for c in v.constraints if c.status is not Status.SKIPPED]
-        passed = sum(c.status is Status.PASS for c in judged)
-        rows.append([v.case_id, v.group, v.run, _status(v), f"{passed}/{len(judged)}", _why(v)])
-    # Every cell is text but the run number: telling tabulate so skips its per-cell number sniffing,
-    # most of its time on a table of thousands of runs (a case id such as "1e5" stays as written).
-    return tabulate(rows, headers=["case", "group", "run", "status", "rules", "why"], tablefmt="simple",
-                    disable_numparse=True, colalign=_ALIGN)
+    Laid out a chunk of rows at a time in the memory of one chunk, every chunk with the columns of
+    the whole table: each chunk carries a last row of the widest cells, which sets the widths and is
+    dropped from the text."""
+    import tabulate as tabulating
+
+    def layout(rows: list[list[str]]) -> list[str]:
+        # Every cell is text, the run number too: telling tabulate so skips its per-cell number
+        # sniffing, most of its time on a long table (and a case id such as "1e5" stays as written).
+        return tabulating.tabulate(rows, headers=_HEADERS, tablefmt="simple", disable_numparse=True,
+                                   colalign=_ALIGN).split("\n")
+
+    ordered = sort_verdicts(verdicts)
+    if not ordered:
+        return "\n".join(layout([]))
+    # the width tabulate measures a cell by: display columns when wcwidth is installed
+    width: Callable[[str], int] = (
+        tabulating.wcwidth.wcswidth if tabulating.WIDE_CHARS_MODE else len)  # type: ignore[attr-defined]
+    widest = [""] * len(_HEADERS)
+    for row in _rows(ordered):
+        for column, cell in enumerate(row):
+            if width(cell) > width(widest[column]):
+                widest[column] = cell
+    lines: list[str] = []
+    for start in range(0, len(ordered), _CHUNK):
+        laid = layout([*_rows(ordered[start:start + _CHUNK]), widest])[:-1]
+        lines += laid if start == 0 else laid[2:]  # the header and its rule once
+    return "\n".join(lines)

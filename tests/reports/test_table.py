@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+from tabulate import tabulate
+
+from gate.report import table
 from gate.report.table import verdict_table
+from gate.results import sort_verdicts
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 
@@ -19,10 +24,28 @@ def test_case_ids_that_look_like_numbers_are_shown_as_written() -> None:
 
 def test_rows_sorted_with_the_run_number_right_aligned() -> None:
     table = verdict_table([run("b", 10, Status.FAIL, "found 2 items, expected 3"), run("a", 2, Status.PASS)])
-    header, rule, first, second = table.splitlines()
+    header, _, first, second = table.splitlines()
     assert header.split() == ["case", "group", "run", "status", "rules", "why"]
     assert first.split()[:5] == ["a", "A", "2", "PASS", "1/1"]
     assert second.split()[:5] == ["b", "A", "10", "FAIL", "0/1"]
     assert "exactly_3_items: found 2 items, expected 3" in second
     column_end = header.index("run") + len("run")
     assert first[column_end - 1] == "2" and second[column_end - 2:column_end] == "10"
+
+
+def test_a_table_laid_out_in_chunks_is_the_table_laid_out_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = [run(case_id, number, status, detail)
+            for number, (case_id, status, detail) in enumerate([
+                ("B3-QC-01", Status.PASS, ""), ("X-CD-02", Status.FAIL, "列表 2 项，要求 3 项"),
+                ("B3-PC-10", Status.FAIL, "found 'Sony' (alias of sony)"), ("a", Status.ERROR, "budget exceeded"),
+                ("B3-QC-01", Status.PASS, ""), ("long-case-id-of-the-set", Status.SKIPPED, ""), ("b", Status.PASS, ""),
+            ])]
+    runs.append(RunVerdict(case_id="c", group="B", run=123456, status=Status.ERROR, error="agent timed out after 60 s"))
+    whole = tabulate(list(table._rows(sort_verdicts(runs))), headers=table._HEADERS, tablefmt="simple",
+                     disable_numparse=True, colalign=table._ALIGN)
+    monkeypatch.setattr(table, "_CHUNK", 3)  # the widest cells are in other chunks than most rows
+    assert verdict_table(runs) == whole
+
+
+def test_no_runs_is_the_header_alone() -> None:
+    assert verdict_table([]).splitlines()[0].split() == ["case", "group", "run", "status", "rules", "why"]
