@@ -24,7 +24,7 @@ class FieldKeeper(Protocol):
 
     def keep(self, case: Case, subject: Subject, budget_s: float | None) -> None: ...
 
-    def copy(self, first: Trajectory, repeat: Trajectory) -> None: ...
+    def copy(self, first: tuple[str, str, int], repeat: Trajectory, digest: str) -> None: ...
 
 
 UNJUDGED = Outcome(status=Status.SKIPPED, detail="semantic: judged by rubric, not gated")
@@ -123,19 +123,21 @@ class Judgements:
         self._cases = cases
         self._budget_s = budget_s
         self._readings = readings
-        self._seen: dict[tuple[str, str, str], tuple[RunVerdict, Trajectory]] = {}
+        # the first run of each distinct answer: its verdict and its key, not its trajectory
+        self._seen: dict[tuple[str, str, str], tuple[RunVerdict, tuple[str, str, int]]] = {}
 
     def __call__(self, trajectory: Trajectory) -> RunVerdict:
         case = self._cases[trajectory.case_id]
         if trajectory.error is not None:
             return evaluate(case, trajectory, budget_s=self._budget_s)
-        key = (trajectory.case_id, trajectory.group, trajectory.digest)
+        digest = trajectory.digest
+        key = (trajectory.case_id, trajectory.group, digest)
         seen = self._seen.get(key)
         if seen is None:
             verdict = evaluate(case, trajectory, budget_s=self._budget_s, readings=self._readings)
-            self._seen[key] = (verdict, trajectory)
+            self._seen[key] = (verdict, (trajectory.case_id, trajectory.group, trajectory.run))
             return verdict
         verdict, first = seen
         if self._readings is not None:
-            self._readings.copy(first, trajectory)
+            self._readings.copy(first, trajectory, digest)
         return verdict.model_copy(update={"run": trajectory.run, "metadata": dict(trajectory.metadata)})

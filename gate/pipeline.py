@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,13 +24,14 @@ from gate.policy.thresholds import Finding
 from gate.report.model import GateReport
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import compare
-from gate.scoring.readings import Readings
+from gate.scoring.readings import Readings, Run, RunRef
 from gate.shard import select_shard
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict, Status
 
 if TYPE_CHECKING:
     from gate.scoring.consistency import ConsistencyReport
+    from gate.semantic.reviews import Reviews
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,27 @@ def judge(cases: dict[str, Case], trajectories: list[Trajectory], budget_s: floa
     return verdicts
 
 
-def consistency_report(cases: dict[str, Case], trajectories: list[Trajectory], confidence: float | None = None,
+def judge_stream(cases: dict[str, Case], trajectories: Iterable[Trajectory], budget_s: float | None,
+                 stops: StopRequests, readings: Readings, reviews: Reviews) -> tuple[list[RunVerdict], list[RunRef]]:
+    """Each trajectory's verdict as the stream yields it, human reviews applied, and a reference to
+    each run of a case that measures consistency: nothing of a trajectory is kept once it is
+    judged. A stop request ends the stream between trajectories."""
+    from gate.semantic.reviews import apply_reviews
+
+    judgements = Judgements(cases, budget_s, readings)
+    verdicts: list[RunVerdict] = []
+    runs: list[RunRef] = []
+    for trajectory in trajectories:
+        if stops.requested:
+            break
+        verdict = judgements(trajectory)
+        verdicts += apply_reviews([verdict], [trajectory], reviews) if reviews else [verdict]
+        if cases[trajectory.case_id].consistency is not None:
+            runs.append(RunRef.of(trajectory))
+    return verdicts, runs
+
+
+def consistency_report(cases: dict[str, Case], trajectories: Iterable[Run], confidence: float | None = None,
                        budget_s: float | None = DEFAULT_BUDGET_S,
                        readings: Readings | None = None) -> ConsistencyReport | None:
     """The consistency of the repeated cases that ran (None when none did); a model until the

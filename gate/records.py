@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import codecs
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -12,7 +13,7 @@ from gate import safejson
 from gate.atomic import write_text
 from gate.errors import GateError, did_you_mean
 from gate.trajectory import Trajectory
-from gate.yamlio import first_problem, read_text
+from gate.yamlio import first_problem
 
 RecordKey = tuple[str, str, int]
 
@@ -34,9 +35,15 @@ def parse_line(line: str, where: str) -> Trajectory:
 def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = None, *,
                       allow_empty: bool = False) -> list[Trajectory]:
     """Every record of a JSONL file; unknown cases and repeated (case, group, run) keys are errors."""
-    records: list[Trajectory] = []
+    return list(iter_trajectories(path, known_cases, allow_empty=allow_empty))
+
+
+def iter_trajectories(path: Path, known_cases: Mapping[str, object] | None = None, *,
+                      allow_empty: bool = False) -> Iterator[Trajectory]:
+    """The records of a JSONL file as they are read, never the whole file at once; a bad line is a
+    GateError when the stream reaches it (whoever consumes it writes nothing before the end)."""
     seen: dict[RecordKey, int] = {}
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
+    for number, line in _lines(path):
         if not line.strip():
             continue
         where = f"{path}:{number}"
@@ -49,10 +56,39 @@ def read_trajectories(path: Path, known_cases: Mapping[str, object] | None = Non
                 f"duplicate record for case {key[0]} group {key[1]} run {key[2]} (first at line {seen[key]})", where=where
             )
         seen[key] = number
-        records.append(record)
-    if not records and not allow_empty:
+        yield record
+    if not seen and not allow_empty:
         raise GateError("no trajectory records", where=str(path))
-    return records
+
+
+def count_records(path: Path) -> int:
+    """Non-blank lines of a JSONL file, unread: how many records a stopped stream left."""
+    return sum(1 for _, line in _lines(path) if line.strip())
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Numbered UTF-8 lines as read_text splits them (CRLF, CR and LF end a line; a leading BOM is
+    dropped), one buffer at a time; errors name the file, as read_text's do."""
+    offset = 0  # bytes before the current line, for the place of a bad byte
+    number = 0
+    try:
+        with path.open("rb") as handle:
+            for raw in handle:
+                start = len(codecs.BOM_UTF8) if offset == 0 and raw.startswith(codecs.BOM_UTF8) else 0
+                try:
+                    text = raw[start:].decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise GateError(f"not UTF-8 text (byte {offset + start + exc.start})", where=str(path)) from None
+                offset += len(raw)
+                text = text[:-1] if text.endswith("\n") else text
+                text = text[:-1] if text.endswith("\r") else text
+                for part in text.split("\r"):  # a lone CR ends a line too
+                    number += 1
+                    yield number, part
+    except FileNotFoundError:
+        raise GateError("file not found", where=str(path)) from None
+    except OSError as exc:
+        raise GateError(f"cannot read: {exc.strerror}", where=str(path)) from None
 
 
 def trajectories_text(records: Iterable[Trajectory]) -> str:

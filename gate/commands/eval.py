@@ -13,9 +13,9 @@ from gate.config import GateConfig
 from gate.errors import EXIT_INTERRUPTED
 from gate.interrupts import stop_requests
 from gate.loader import load_cases
-from gate.pipeline import consistency_report, judge
+from gate.pipeline import consistency_report, judge_stream
 from gate.policy.decide import decide
-from gate.records import read_trajectories
+from gate.records import count_records, iter_trajectories
 from gate.report.table import verdict_table
 from gate.results import results_text
 from gate.sanitize import one_line
@@ -31,24 +31,22 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
     the exit code: 0 whatever the verdicts, or 130 when a stop was asked for (what was judged by
     then is still reported). ``reviews_file``: human verdicts that override those of the
     trajectories they name. ``config``: whose thresholds, decision settings and suites apply."""
-    from gate.semantic.reviews import Reviews, apply_reviews, load_reviews
+    from gate.semantic.reviews import Reviews, load_reviews
 
     config = config or GateConfig()
     case_set = load_cases(cases_dir, config.suites)
-    records = read_trajectories(trajectories, case_set.cases)
     reviews = load_reviews(reviews_file) if reviews_file is not None else Reviews(Path())
     for warning in reviews.stale(case_set.cases):
         click.echo(f"gate: warning: {warning}", err=True)
     with stop_requests() as stops:
         readings = Readings()
-        verdicts = judge(case_set.cases, records, budget_s, stops, readings)
-        judged = records[: len(verdicts)]
-        verdicts = apply_reviews(verdicts, judged, reviews)
+        verdicts, runs = judge_stream(case_set.cases, iter_trajectories(trajectories, case_set.cases), budget_s,
+                                      stops, readings, reviews)
         computed = metrics_mod.compute(case_set.cases, verdicts)
         click.echo(verdict_table(verdicts))
         settings = config.decision
         evidence = 1 - settings.alpha if settings.mode == "confidence" else None
-        consistency = consistency_report(case_set.cases, judged, evidence, budget_s, readings)
+        consistency = consistency_report(case_set.cases, runs, evidence, budget_s, readings)
         interrupted = stops.requested
         decided = decide(case_set.cases, verdicts, computed, Comparison(present=False), consistency,
                          thresholds=config.thresholds, settings=settings, fail_on=config.fail_on,
@@ -66,6 +64,6 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
             ))
             click.echo(f"results written to {json_out}")
     if interrupted:
-        click.echo(f"gate: interrupted after judging {len(verdicts)} of {len(records)} records", err=True)
+        click.echo(f"gate: interrupted after judging {len(verdicts)} of {count_records(trajectories)} records", err=True)
         return EXIT_INTERRUPTED
     return 0

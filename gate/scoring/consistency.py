@@ -13,9 +13,9 @@ from itertools import pairwise
 
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
-from gate.scoring.readings import Readings
+from gate.scoring.readings import Readings, Run
 from gate.scoring.repeats import DP, CaseConsistency, Frozen, Level, case_consistency, difference, outputs, rounded
-from gate.trajectory import Group, Trajectory
+from gate.trajectory import Group
 
 # ---------------------------------------------------------------- per case
 
@@ -223,13 +223,13 @@ def _curve_json(curve: DegradationCurve) -> dict[str, object]:
 
 
 def compute_all(
-    cases: Mapping[str, Case], trajectories: Iterable[Trajectory], policy: CurvePolicy | None = None,
+    cases: Mapping[str, Case], trajectories: Iterable[Run], policy: CurvePolicy | None = None,
     confidence: float | None = None, budget_s: float | None = DEFAULT_BUDGET_S, readings: Readings | None = None,
 ) -> ConsistencyReport:
     """Consistency of each case with ``consistency`` settings that has runs, and each curve;
     with ``confidence``, the lines are decided on the evidence of the runs; ``readings``: the runs'
     fields as read while they were judged."""
-    runs: dict[str, list[Trajectory]] = {}
+    runs: dict[str, list[Run]] = {}
     for trajectory in trajectories:
         runs.setdefault(trajectory.case_id, []).append(trajectory)
     per_case = {

@@ -4,13 +4,14 @@ consistency pass over the case's runs."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 
 from gate.budget import BudgetExceeded, enforced
 from gate.case import Case, Consistency
 from gate.scoring.fields import extract_from
 from gate.subject import Subject
-from gate.trajectory import Trajectory
+from gate.trajectory import Group, Trajectory
 
 ERRORED = "<agent error>"
 UNREAD = "<judging budget exceeded>"
@@ -30,27 +31,54 @@ def read_fields(settings: Consistency, subject: Subject | None, budget_s: float 
     return values
 
 
+@dataclass(frozen=True, slots=True)
+class RunRef:
+    """A judged run as the consistency pass reads it once its fields are kept: which run it was,
+    whether the agent failed, and what it did (its digest) — not its answer, so a long stream of
+    runs need not be held to measure consistency at the end."""
+
+    case_id: str
+    group: Group
+    run: int
+    error: str | None
+    digest: str
+
+    @classmethod
+    def of(cls, trajectory: Trajectory) -> RunRef:
+        digest = "" if trajectory.error is not None else trajectory.digest
+        return cls(trajectory.case_id, trajectory.group, trajectory.run, trajectory.error, digest)
+
+
+Run = Trajectory | RunRef
+RunKey = tuple[str, str, int]
+
+
 class Readings:
-    """Key fields of the runs judged so far, by (case, group, run), for the cases that measure consistency."""
+    """Key fields of the runs judged so far, by (case, group, run), for the cases that measure
+    consistency; each with the digest of what the run did, so fields never pass to another run."""
 
     def __init__(self) -> None:
-        self._by_run: dict[tuple[str, str, int], tuple[Trajectory, list[str]]] = {}
+        self._by_run: dict[RunKey, tuple[str, list[str]]] = {}
 
     def keep(self, case: Case, subject: Subject, budget_s: float | None) -> None:
         trajectory = subject.trajectory
         if case.consistency is not None:
             self._by_run[trajectory.case_id, trajectory.group, trajectory.run] = (
-                trajectory, read_fields(case.consistency, subject, budget_s))
+                trajectory.digest, read_fields(case.consistency, subject, budget_s))
 
-    def copy(self, first: Trajectory, repeat: Trajectory) -> None:
-        """``repeat`` did what ``first`` did: its fields are ``first``'s."""
-        kept = self._by_run.get((first.case_id, first.group, first.run))
-        if kept is not None and kept[0] is first:
-            self._by_run[repeat.case_id, repeat.group, repeat.run] = (repeat, kept[1])
+    def copy(self, first: RunKey, repeat: Trajectory, digest: str) -> None:
+        """``repeat`` (of that ``digest``) did what the run ``first`` did: its fields are ``first``'s."""
+        kept = self._by_run.get(first)
+        if kept is not None and kept[0] == digest:
+            self._by_run[repeat.case_id, repeat.group, repeat.run] = kept
 
-    def of(self, settings: Consistency, trajectory: Trajectory, budget_s: float | None) -> list[str]:
-        """The run's fields as read while judging it, else read now."""
-        kept = self._by_run.get((trajectory.case_id, trajectory.group, trajectory.run))
-        if kept is not None and (kept[0] is trajectory or kept[0] == trajectory):
+    def of(self, settings: Consistency, run: Run, budget_s: float | None) -> list[str]:
+        """The run's fields as read while judging it, else read now (a RunRef's were kept)."""
+        if run.error is not None:
+            return read_fields(settings, None, budget_s)
+        kept = self._by_run.get((run.case_id, run.group, run.run))
+        if kept is not None and kept[0] == run.digest:
             return kept[1]
-        return read_fields(settings, Subject(trajectory) if trajectory.error is None else None, budget_s)
+        if isinstance(run, RunRef):
+            raise ValueError(f"the consistency fields of {run.case_id} {run.group} run {run.run} were not kept")
+        return read_fields(settings, Subject(run), budget_s)

@@ -12,8 +12,8 @@ from pydantic import BaseModel, ConfigDict
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case, Consistency, ConsistencyBounds
 from gate.scoring.fields import ConsistencyField, mode, mode_frequency
-from gate.scoring.readings import Readings
-from gate.trajectory import Group, Trajectory
+from gate.scoring.readings import Readings, Run
+from gate.trajectory import Group
 
 Level = Literal["pass", "warn", "fail"]
 
@@ -94,7 +94,7 @@ def difference(x: float, nx: int, y: float, ny: int, confidence: float) -> tuple
     return newcombe_interval(x, nx, y, ny, confidence)
 
 
-def _group(settings: Consistency, group: Group, runs: list[Trajectory], confidence: float | None,
+def _group(settings: Consistency, group: Group, runs: list[Run], confidence: float | None,
            budget_s: float | None, readings: Readings) -> GroupConsistency:
     ordered = sorted(runs, key=lambda t: t.run)
     good = [t for t in ordered if t.error is None]
@@ -120,7 +120,7 @@ def _group(settings: Consistency, group: Group, runs: list[Trajectory], confiden
     )
 
 
-def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence: float | None = None,
+def case_consistency(case: Case, trajectories: Iterable[Run], confidence: float | None = None,
                      budget_s: float | None = DEFAULT_BUDGET_S, readings: Readings | None = None) -> CaseConsistency:
     """Consistency of ``case`` over its recorded runs (other cases' runs are ignored).
 
@@ -131,7 +131,7 @@ def case_consistency(case: Case, trajectories: Iterable[Trajectory], confidence:
     settings = case.consistency
     if settings is None:
         raise ValueError(f"case {case.id} declares no consistency fields")
-    by_group: dict[Group, list[Trajectory]] = {}
+    by_group: dict[Group, list[Run]] = {}
     for trajectory in trajectories:
         if trajectory.case_id == case.id:
             by_group.setdefault(trajectory.group, []).append(trajectory)

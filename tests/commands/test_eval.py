@@ -118,3 +118,28 @@ def test_eval_reports_the_findings_of_what_it_judged(tmp_path: Path) -> None:
     missed = [f for f in document["findings"] if f["rule"] == "min-a"]
     assert document["passed"] is False and missed and all(f["level"] == "error" for f in missed)
     assert f"[error] {missed[0]['message']}" in strict.output
+
+
+def test_a_bad_record_after_judged_ones_writes_nothing(tmp_path: Path) -> None:
+    # the stream is judged as it is read: a bad line at the end still refuses the whole file
+    good = [{"case_id": "B3-QC-01", "group": "A", "run": run, "final_answer": "1. a\n2. b\n3. c"} for run in range(50)]
+    path = tmp_path / "runs.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [*good, good[7]]), encoding="utf-8")
+    out = tmp_path / "out" / "results.json"
+    result = CliRunner().invoke(main, ["eval", "--cases", str(ROOT / "cases"), "--trajectories", str(path),
+                                       "--json", str(out)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"gate: error: {path}:51: duplicate record for case B3-QC-01 group A run 7 "
+                             "(first at line 8)\n")
+    assert not out.parent.exists() and result.stdout == ""
+
+
+def test_an_answer_with_line_separators_is_one_record(tmp_path: Path) -> None:
+    # U+2028, U+0085 and a form feed may stand raw in a JSON string (json.dumps(ensure_ascii=False)
+    # writes them so); only CR and LF end a JSON Lines record
+    answer = "1. Bose QC45\u2028降噪\n2. Apple AirPods Max\x85\n3. 华为 FreeBuds\x0c"
+    path = tmp_path / "runs.jsonl"
+    path.write_text(json.dumps({"case_id": "B3-QC-01", "group": "A", "run": 0, "final_answer": answer},
+                               ensure_ascii=False) + "\r\n", encoding="utf-8")
+    document = run_eval(path, tmp_path / "results.json")
+    assert [(r["case_id"], r["run"]) for r in document["results"]] == [("B3-QC-01", 0)]
