@@ -24,7 +24,7 @@ class FieldKeeper(Protocol):
 
     def keep(self, case: Case, subject: Subject, budget_s: float | None) -> None: ...
 
-    def copy(self, first: tuple[str, str, int], repeat: Trajectory, digest: str) -> None: ...
+    def copy(self, first: tuple[str, str, int], repeat: Trajectory, done_key: bytes) -> None: ...
 
 
 UNJUDGED = Outcome(status=Status.SKIPPED, detail="semantic: judged by rubric, not gated")
@@ -124,14 +124,15 @@ class Judgements:
         self._budget_s = budget_s
         self._readings = readings
         # the first run of each distinct answer: its verdict and its key, not its trajectory
-        self._seen: dict[tuple[str, str, str], tuple[RunVerdict, tuple[str, str, int]]] = {}
+        self._seen: dict[tuple[str, str, bytes], tuple[RunVerdict, tuple[str, str, int]]] = {}
 
-    def __call__(self, trajectory: Trajectory) -> RunVerdict:
+    def __call__(self, trajectory: Trajectory, done_key: bytes | None = None) -> RunVerdict:
+        """The run's verdict; ``done_key``: its ``Trajectory.done_key``, when the caller has it already."""
         case = self._cases[trajectory.case_id]
         if trajectory.error is not None:
             return evaluate(case, trajectory, budget_s=self._budget_s)
-        digest = trajectory.digest
-        key = (trajectory.case_id, trajectory.group, digest)
+        done_key = trajectory.done_key if done_key is None else done_key
+        key = (trajectory.case_id, trajectory.group, done_key)
         seen = self._seen.get(key)
         if seen is None:
             verdict = evaluate(case, trajectory, budget_s=self._budget_s, readings=self._readings)
@@ -139,5 +140,5 @@ class Judgements:
             return verdict
         verdict, first = seen
         if self._readings is not None:
-            self._readings.copy(first, trajectory, digest)
+            self._readings.copy(first, trajectory, done_key)
         return verdict.model_copy(update={"run": trajectory.run, "metadata": dict(trajectory.metadata)})

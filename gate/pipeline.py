@@ -112,10 +112,11 @@ def judge_stream(cases: dict[str, Case], trajectories: Iterable[Trajectory], bud
     for trajectory in trajectories:
         if stops.requested:
             break
-        verdict = judgements(trajectory)
+        done_key = trajectory.done_key
+        verdict = judgements(trajectory, done_key)
         verdicts += apply_reviews([verdict], [trajectory], reviews) if reviews else [verdict]
         if cases[trajectory.case_id].consistency is not None:
-            runs.append(RunRef.of(trajectory))
+            runs.append(RunRef.of(trajectory, done_key))
     return verdicts, runs
 
 

@@ -83,6 +83,17 @@ class Trajectory(BaseModel):
         return [call.name for call in self.tool_calls]
 
     @property
+    def done_key(self) -> bytes:
+        """Equal for two runs exactly when their digests are, at a fraction of the cost (the answer is
+        hashed as it is, not escaped into JSON first): what judging tells repeats apart by."""
+        answer = self.final_answer.encode("utf-8", "replace")
+        found = hashlib.sha256(len(answer).to_bytes(8, "big") + answer)
+        if self.tool_calls:
+            calls = [call.model_dump(mode="json") for call in self.tool_calls]
+            found.update(json.dumps(calls, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8", "replace"))
+        return found.digest()
+
+    @property
     def digest(self) -> str:
         """What the run did — its answer and tool calls, not when or how fast — as ``sha256:…``:
         a human verdict on this trajectory applies to any record that did exactly the same."""

@@ -34,19 +34,18 @@ def read_fields(settings: Consistency, subject: Subject | None, budget_s: float 
 @dataclass(frozen=True, slots=True)
 class RunRef:
     """A judged run as the consistency pass reads it once its fields are kept: which run it was,
-    whether the agent failed, and what it did (its digest) — not its answer, so a long stream of
-    runs need not be held to measure consistency at the end."""
+    whether the agent failed, and what it did (its ``done_key``) — not its answer, so a long stream
+    of runs need not be held to measure consistency at the end."""
 
     case_id: str
     group: Group
     run: int
     error: str | None
-    digest: str
+    done_key: bytes
 
     @classmethod
-    def of(cls, trajectory: Trajectory) -> RunRef:
-        digest = "" if trajectory.error is not None else trajectory.digest
-        return cls(trajectory.case_id, trajectory.group, trajectory.run, trajectory.error, digest)
+    def of(cls, trajectory: Trajectory, done_key: bytes) -> RunRef:
+        return cls(trajectory.case_id, trajectory.group, trajectory.run, trajectory.error, done_key)
 
 
 Run = Trajectory | RunRef
@@ -55,21 +54,21 @@ RunKey = tuple[str, str, int]
 
 class Readings:
     """Key fields of the runs judged so far, by (case, group, run), for the cases that measure
-    consistency; each with the digest of what the run did, so fields never pass to another run."""
+    consistency; each with the key of what the run did, so fields never pass to another run."""
 
     def __init__(self) -> None:
-        self._by_run: dict[RunKey, tuple[str, list[str]]] = {}
+        self._by_run: dict[RunKey, tuple[bytes, list[str]]] = {}
 
     def keep(self, case: Case, subject: Subject, budget_s: float | None) -> None:
         trajectory = subject.trajectory
         if case.consistency is not None:
             self._by_run[trajectory.case_id, trajectory.group, trajectory.run] = (
-                trajectory.digest, read_fields(case.consistency, subject, budget_s))
+                trajectory.done_key, read_fields(case.consistency, subject, budget_s))
 
-    def copy(self, first: RunKey, repeat: Trajectory, digest: str) -> None:
-        """``repeat`` (of that ``digest``) did what the run ``first`` did: its fields are ``first``'s."""
+    def copy(self, first: RunKey, repeat: Trajectory, done_key: bytes) -> None:
+        """``repeat`` (that did ``done_key``) did what the run ``first`` did: its fields are ``first``'s."""
         kept = self._by_run.get(first)
-        if kept is not None and kept[0] == digest:
+        if kept is not None and kept[0] == done_key:
             self._by_run[repeat.case_id, repeat.group, repeat.run] = kept
 
     def of(self, settings: Consistency, run: Run, budget_s: float | None) -> list[str]:
@@ -77,7 +76,7 @@ class Readings:
         if run.error is not None:
             return read_fields(settings, None, budget_s)
         kept = self._by_run.get((run.case_id, run.group, run.run))
-        if kept is not None and kept[0] == run.digest:
+        if kept is not None and kept[0] == run.done_key:
             return kept[1]
         if isinstance(run, RunRef):
             raise ValueError(f"the consistency fields of {run.case_id} {run.group} run {run.run} were not kept")
