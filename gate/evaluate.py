@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 from gate.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.case import Case, Constraint
@@ -113,6 +114,10 @@ def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEF
     return RunVerdict(**base, status=combine([v.status for v in verdicts]), constraints=tuple(verdicts))
 
 
+_METADATA_KEPT = 1024
+"""Distinct metadata shared at most: a run's own timings make every one distinct."""
+
+
 class Judgements:
     """Judges runs once per distinct answer: a repeat whose final answer and tool calls are those of
     a run already judged (a deterministic agent's repeats, a cached rerun) gets that verdict, under
@@ -125,6 +130,8 @@ class Judgements:
         self._readings = readings
         # the first run of each distinct answer: its verdict and its key, not its trajectory
         self._seen: dict[tuple[str, str, bytes], tuple[RunVerdict, tuple[str, str, int]]] = {}
+        # metadata as text → one dict for every verdict whose run recorded exactly that
+        self._metadata: dict[str, dict[str, Any]] = {}
 
     def __call__(self, trajectory: Trajectory, done_key: bytes | None = None) -> RunVerdict:
         """The run's verdict; ``done_key``: its ``Trajectory.done_key``, when the caller has it already."""
@@ -141,4 +148,15 @@ class Judgements:
         verdict, first = seen
         if self._readings is not None:
             self._readings.copy(first, trajectory, done_key)
-        return verdict.model_copy(update={"run": trajectory.run, "metadata": dict(trajectory.metadata)})
+        return verdict.model_copy(update={"run": trajectory.run, "metadata": self._shared(trajectory.metadata)})
+
+    def _shared(self, metadata: dict[str, Any]) -> dict[str, Any]:
+        """A copy of ``metadata``, one for all repeats that recorded the same (verdicts never change
+        their metadata): a long recording's repeats then cost their run number, not their metadata."""
+        try:
+            text = json.dumps(metadata, sort_keys=True, ensure_ascii=False)  # tells 1, 1.0 and true apart
+        except (TypeError, ValueError):
+            return dict(metadata)
+        if len(self._metadata) >= _METADATA_KEPT and text not in self._metadata:
+            return dict(metadata)
+        return self._metadata.setdefault(text, dict(metadata))

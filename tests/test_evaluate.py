@@ -106,3 +106,19 @@ def test_a_repeat_that_answered_the_same_is_judged_once_and_keeps_its_own_run(mo
     assert verdicts[1] == real(cases[case_id], runs[1])
     settings = cases[case_id].consistency
     assert settings is not None and readings.of(settings, runs[2], None) == readings.of(settings, runs[0], None)
+
+
+def test_repeats_that_recorded_the_same_metadata_share_it_and_no_others() -> None:
+    from gate import evaluate as evaluate_mod
+
+    judged = case({"id": "c", **FIVE})
+    recorded: list[dict[str, Any]] = [{"agent": "a", "skills": []}, {"agent": "a", "skills": []},
+                                      {"agent": "a", "skills": [], "n": 1}, {"agent": "a", "skills": [], "n": True},
+                                      {"agent": "a", "skills": [], "n": 1.0}, {"agent": "a", "skills": []}]
+    judgements = evaluate_mod.Judgements({judged.id: judged}, None)
+    verdicts = [judgements(Trajectory(case_id=judged.id, group="A", run=run, final_answer=THREE, metadata=meta))
+                for run, meta in enumerate(recorded)]
+    assert [v.metadata for v in verdicts] == recorded
+    assert [type(v.metadata.get("n")) for v in verdicts] == [type(None), type(None), int, bool, float, type(None)]
+    assert verdicts[1].metadata is verdicts[5].metadata  # one dict for the repeats that recorded the same
+    assert len({id(v.metadata) for v in verdicts[1:]}) == 4
