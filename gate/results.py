@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
@@ -198,8 +198,6 @@ def results_text(
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, indent=2, sort_keys=True, allow_nan=False)
-_SHARED_KEPT = 1024
-"""Constraint texts kept for the runs that follow: a case's repeats come together in report order."""
 
 
 def _encode(value: Any, level: int = 0) -> str:
@@ -217,25 +215,37 @@ def _runs_text(verdicts: list[RunVerdict]) -> Iterator[str]:
     if not verdicts:
         yield "[]"
         return
-    # id → (the constraints, their text): the tuple is kept so its id cannot be reused meanwhile
-    shared: dict[int, tuple[tuple[ConstraintVerdict, ...], str]] = {}
     field = "\n      "  # a run's keys, inside the results list, inside the document
+    constraints_text = _Memo(lambda constraints: _encode([_constraint_json(c) for c in constraints], 6))
+    metadata_text = _Memo(lambda metadata: _encode(metadata, 6))
     for index, verdict in enumerate(verdicts):
-        found = shared.get(id(verdict.constraints))
-        if found is None:
-            if len(shared) >= _SHARED_KEPT:
-                shared.clear()
-            found = shared[id(verdict.constraints)] = (
-                verdict.constraints, _encode([_constraint_json(c) for c in verdict.constraints], 6))
         # run_json's keys, sorted
         yield ("[\n    {" if index == 0 else ",\n    {") + field + f",{field}".join((
             f'"case_id": {_encode(verdict.case_id)}',
-            f'"constraints": {found[1]}',
+            f'"constraints": {constraints_text(verdict.constraints)}',
             f'"error": {_encode(verdict.error)}',
             f'"group": {_encode(verdict.group)}',
-            f'"metadata": {_encode(verdict.metadata, 6)}',
+            f'"metadata": {metadata_text(verdict.metadata)}',
             f'"run": {verdict.run}',
             f'"status": {_encode(verdict.status.value)}',
             f'"unjudged": {verdict.unjudged}',
         )) + "\n    }"
     yield "\n  ]"
+
+
+class _Memo:
+    """The text of a value some runs share (a deterministic agent's repeats share one verdict's
+    constraints and, when they recorded the same, one metadata dict), made once per object. Each
+    object is kept with its text so that its id() cannot be reused meanwhile; at most 1,024 are."""
+
+    def __init__(self, encode: Callable[[Any], str]) -> None:
+        self._encode = encode
+        self._made: dict[int, tuple[object, str]] = {}
+
+    def __call__(self, value: Any) -> str:
+        found = self._made.get(id(value))
+        if found is None:
+            if len(self._made) >= 1024:
+                self._made.clear()
+            found = self._made[id(value)] = (value, self._encode(value))
+        return found[1]

@@ -26,13 +26,15 @@ constraints = st.lists(st.builds(
 
 @st.composite
 def verdicts(draw: st.DrawFn) -> list[RunVerdict]:
-    """Runs in any order, repeats sharing one constraints tuple as a deterministic agent's do."""
+    """Runs in any order, repeats sharing one constraints tuple and one metadata dict, as a
+    deterministic agent's do."""
     shared = draw(st.lists(constraints, min_size=1, max_size=3))
+    recorded = draw(st.lists(st.dictionaries(text, values, max_size=3), min_size=1, max_size=3))
     keys = draw(st.lists(st.tuples(st.sampled_from(["B3-01", "X-CD-02", "中文"]), st.sampled_from(["A", "B"]),
                                    st.integers(0, 30)), unique=True, max_size=8))
     return [RunVerdict(case_id=case_id, group=group, run=run, status=draw(st.sampled_from(list(Status))),
                        error=draw(st.none() | text), constraints=draw(st.sampled_from(shared)),
-                       metadata=draw(st.dictionaries(text, values, max_size=3)))
+                       ).model_copy(update={"metadata": draw(st.sampled_from(recorded))})  # the same dict, uncopied
             for case_id, group, run in keys]
 
 
