@@ -88,6 +88,9 @@ def loose_value(annotation: Any, value: Any) -> str | None:
     return None
 
 
+_PLAIN = (str, int, _NoneType)  # type() is exact: a bool is not an int here
+
+
 class StrictValues(BaseModel):
     """A model base whose fields refuse booleans as numbers and NaN/infinity, with a clear message."""
 
@@ -99,6 +102,8 @@ class StrictValues(BaseModel):
     @field_validator("*", mode="before")
     @classmethod
     def _numbers_are_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        if type(value) in _PLAIN or (type(value) is float and math.isfinite(value)):
+            return value  # nothing here to refuse (most values of a case): skip the walk
         if info.field_name is None or info.field_name in cls.checked_elsewhere:
             return value
         problem = loose_value(cls.model_fields[info.field_name].annotation, value)
