@@ -70,13 +70,23 @@ def _load(path: Path) -> tuple[Case, bytes]:
         case = Case.model_validate(data)
     except ValidationError as exc:
         raise yamlio.validation_error(path, text, exc, keys=_case_keys()) from None
-    line = yamlio.line_of(text, ["id"]) or 1
+    line = _id_line(text, case.id)
     if path.stem != case.id:
         raise GateError(f"id: '{case.id}' must match the file name '{path.stem}'", where=f"{path}:{line}")
     for index, constraint in enumerate(case.constraints):
         _check_constraint(constraint, path, text, ["constraints", index])
     case.__pydantic_private__.update(_path=str(path), _line=line)  # type: ignore[union-attr]
     return case, raw
+
+
+def _id_line(text: str, case_id: str) -> int:
+    """The line of the case's id: found by its one ``id: <id>`` line at the margin, as a case file
+    writes it (composing the document again to find it was a fifth of loading a case), else from
+    the document's nodes."""
+    written = f"id: {case_id}"
+    found = [number for number, line in enumerate(text.split("\n"), start=1)
+             if line.startswith("id:") and line.rstrip() == written]
+    return found[0] if len(found) == 1 else yamlio.line_of(text, ["id"]) or 1
 
 
 def case_files(root: Path) -> list[Path]:

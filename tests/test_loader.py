@@ -1,0 +1,28 @@
+"""A case's place: the line of its id, however the file writes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from casefiles import case_yaml
+
+from gate.loader import load_cases
+
+BODY = case_yaml(['{id: c, check: "items:count", params: {exact: 3}}'], ["1. a\\n2. b\\n3. c"], [("1. a", ["c"])])
+REST = BODY.split("\n", 1)[1]  # everything but the id line
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    (BODY, 1),
+    ("# a case\n# of the B3 suite\n" + BODY, 3),
+    (REST + "id: B3-QC-01\n", REST.count("\n") + 1),
+    ('"id": B3-QC-01\n' + REST, 1),
+    ("# x\nid: B3-QC-01   # the file's name\n" + REST, 2),
+    ("# x\nid:\n  B3-QC-01\n" + REST, 3),  # the value's line
+    ('notes: "a note that runs on\nid: B3-QC-01"\nid: B3-QC-01\n' + REST, 3),  # a second id line, in a string
+], ids=["first", "after-comments", "last", "quoted-key", "comment-after", "value-below", "id-line-in-a-string"])
+def test_the_line_of_the_id_is_where_the_file_writes_it(tmp_path: Path, text: str, line: int) -> None:
+    (tmp_path / "B3-QC-01.yaml").write_text(text, encoding="utf-8")
+    case = load_cases(tmp_path).cases["B3-QC-01"]
+    assert case.line == line
