@@ -25,10 +25,11 @@ from gate.scoring.metrics import dimension_key
 from gate.verdict import RunVerdict, Status
 
 
-def _display_path(path: str) -> str:
-    """The case file relative to the working directory (the repository root in CI), when inside it."""
+def _display_path(path: str, cwd: Path) -> str:
+    """The case file relative to the working directory ``cwd`` (resolved; the repository root in
+    CI), when inside it."""
     try:
-        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return Path(path).resolve().relative_to(cwd).as_posix()
     except ValueError:
         return path
 
@@ -166,6 +167,14 @@ def render(report: GateReport) -> str:
         key = (suite_name, case.id if by_case else f"{case.id} [{verdict.group}] run {verdict.run}")
         units[key].append(verdict)
     states = report.states()
+    cwd = Path.cwd().resolve()
+    shown: dict[str, str] = {}  # a case's file, resolved once for all its runs
+
+    def display(path: str) -> str:
+        if path not in shown:
+            shown[path] = xml_safe(_display_path(path, cwd))
+        return shown[path]
+
     grouped: dict[str, list[Any]] = defaultdict(list)
     grouped_verdicts: dict[str, list[RunVerdict]] = defaultdict(list)
     for (suite_name, name), verdicts in units.items():
@@ -174,7 +183,7 @@ def render(report: GateReport) -> str:
         test = junit_xml.TestCase(
             name=xml_safe(name),
             classname=xml_safe(f"{case.suite}.{case.dimension}" + ("" if by_case else f".{verdicts[0].group}")),
-            elapsed_sec=_seconds(verdicts), file=xml_safe(_display_path(case.path)), line=case.line,
+            elapsed_sec=_seconds(verdicts), file=display(case.path), line=case.line,
         )
         test.stdout = _joined(_excerpt(report, verdicts), _decided_elsewhere(verdicts))
         outcome = _outcome(report, verdicts, states)
