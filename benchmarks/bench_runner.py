@@ -1,19 +1,28 @@
 """Runner throughput: the golden set against a local HTTP agent with a fixed latency.
 
-    python benchmarks/bench_runner.py [--latency 0.2] [--concurrency 8] [--cases cases]
+    python benchmarks/bench_runner.py [--latency 0.2] [--concurrency 8] [--cases cases] [--calls 80 800]
 
 Run 1 calls the agent for every job (cold cache) and compares the wall time with the ideal
 calls × latency ÷ concurrency; run 2 repeats it with the cache warm (0 calls expected).
+
+Then, for each ``--calls`` N, the whole `gate check` process (start-up, case loading, the calls,
+judging, reports) against the same agent — N/2 golden cases (copied under new ids past the set's
+size) × groups A and B, one run each — beside a bare client making the same N calls from a
+thread pool of the same size: its wall time is the floor any runner has.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -64,11 +73,57 @@ def timed_run(jobs: list[Job], agent: AgentConfig, root: Path) -> tuple[RunOutco
     return outcome, time.perf_counter() - started
 
 
+_ID = re.compile(r"^id:\s*(\S+)", re.M)
+
+
+def project(calls: int, url: str, concurrency: int, cases: Path, out: Path) -> None:
+    """A gate project of ``calls`` // 2 golden cases (copies past the set's size) run once in A and B
+    against the agent at ``url``."""
+    golden = [path for path in sorted(cases.rglob("*.yaml"))
+              if re.search(r"^tags:.*\bgolden\b", text := path.read_text(encoding="utf-8"), re.M)
+              and "aggregate:" not in text]
+    (out / "cases").mkdir(parents=True)
+    for index in range(calls // 2):
+        text = golden[index % len(golden)].read_text(encoding="utf-8")
+        match = _ID.search(text)
+        assert match is not None
+        new = f"{match.group(1)}-{index:04d}"
+        (out / "cases" / f"{new}.yaml").write_text(_ID.sub(f"id: {new}", text, count=1), encoding="utf-8")
+    (out / "gate.yaml").write_text(json.dumps({
+        "suites": {"B3": ["FC", "QC", "PC", "LC", "MC", "AC", "MM"], "X": ["OC", "SD", "SA", "FC", "CD"],
+                   "ARTICLE": ["TC"]},
+        "cases": {"path": "cases", "tags": ["golden"]}, "repeats": 1, "groups": ["A", "B"],
+        "agent": {"adapter": "http", "url": url, "concurrency": concurrency, "retries": 0, "cache": False},
+        "baseline": "none.json", "out_dir": "out"}), encoding="utf-8")
+
+
+def whole_check(root: Path) -> float:
+    """Wall seconds of one `gate check` process (its verdict is not the point)."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "gate", "check"], cwd=root, check=False,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def bare_client(url: str, calls: int, concurrency: int) -> float:
+    """Wall seconds of ``calls`` POSTs from a thread pool sharing one keep-alive httpx client."""
+    import httpx
+
+    body = {"case_id": "B3-QC-01", "group": "A", "run": 0, "messages": [{"role": "user", "content": "推荐 3 款"}]}
+    with httpx.Client(timeout=30, limits=httpx.Limits(max_connections=concurrency)) as client:
+        started = time.perf_counter()
+        with ThreadPoolExecutor(concurrency) as pool:
+            list(pool.map(lambda run: client.post(url, json={**body, "run": run}).raise_for_status(), range(calls)))
+        return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency", type=float, default=0.2, help="agent latency in seconds (0.2)")
     parser.add_argument("--concurrency", type=int, default=8, help="runner concurrency (8)")
     parser.add_argument("--cases", default=str(REPO / "cases"), help="case directory (cases/)")
+    parser.add_argument("--calls", type=int, nargs="*", default=[80, 800],
+                        help="calls of the whole `gate check` runs (80 800; none to skip them)")
     args = parser.parse_args()
 
     case_set = load_cases(Path(args.cases))
@@ -84,6 +139,19 @@ def main() -> None:
     print(f"cold run:  {cold.calls} calls, {cold.errors} errors, wall {cold_s:.2f} s; "
           f"ideal {cold.calls} × {args.latency:g} s ÷ {args.concurrency} = {ideal:.2f} s; {ratio}")
     print(f"warm run:  {warm.calls} calls, {warm.cache_hits} cache hits, wall {warm_s:.3f} s")
+    if not args.calls:
+        return
+    print("\n| calls | ideal | `gate check`, whole process | ratio | bare thread-pool client | ratio |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp, agent_server(args.latency) as url:
+        for calls in args.calls:
+            root = Path(tmp) / str(calls)
+            project(calls, url, args.concurrency, Path(args.cases), root)
+            ideal = calls * args.latency / args.concurrency
+            gate_s = whole_check(root)
+            floor_s = bare_client(url, calls, args.concurrency)
+            print(f"| {calls} | {ideal:.2f} s | {gate_s:.2f} s | **{gate_s / ideal:.2f}** | {floor_s:.2f} s | "
+                  f"{floor_s / ideal:.2f} |")
 
 
 if __name__ == "__main__":
