@@ -89,16 +89,18 @@ def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget
 @main.command("validate")
 @click.option("--cases", "cases_dir", default=None, help="Case directory (default: cases.path of gate.yaml, cases).")
 @click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml, when present).")
-def validate_command(cases_dir: str | None, config_path: str | None) -> None:
+@click.option("--full", is_flag=True, help="Judge every case's examples, also those unchanged since they last passed.")
+def validate_command(cases_dir: str | None, config_path: str | None, full: bool) -> None:
     """Validate gate.yaml, every case file (suites and dimensions as gate.yaml declares them) and the
     reviews file, and self-test each case's checkers on its pass/fail examples. Every problem in
-    every file is reported in one run.
+    every file is reported in one run. Outside CI, the examples of a case file unchanged since they
+    last passed (under the same gate and libraries) are not judged again: .gate-cache/validated.json.
 
     Exits 0 when all is well, 1 when an example does not behave as its case says, 2 on a bad file.
     """
     from gate.commands.validate import run_validate
 
-    sys.exit(run_validate(cases_dir, config_path))
+    sys.exit(run_validate(cases_dir, config_path, full=full))
 
 
 def _gate_options(command: Callable[..., None]) -> Callable[..., None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -23,6 +23,8 @@ class CaseSet:
     cases: dict[str, Case]
     digest: str
     root: Path
+    file_digests: Mapping[str, str] = field(default_factory=dict)
+    """Case id → ``sha256:`` of its file's bytes."""
 
     def select(self, tags: Sequence[str] = (), ids: Sequence[str] = ()) -> list[Case]:
         """Cases carrying any tag in ``tags`` (all cases if none given), restricted to ``ids``, by id."""
@@ -134,6 +136,7 @@ def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | No
         raise GateError("no case files (*.yaml) found", where=str(root))
     cases: dict[str, Case] = {}
     contents: list[tuple[str, bytes]] = []
+    file_digests: dict[str, str] = {}
     found: list[GateError] = []
     for path in files:
         try:
@@ -149,6 +152,7 @@ def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | No
             found += _problems(exc)
             continue
         cases[case.id] = case
+        file_digests[case.id] = f"sha256:{hashlib.sha256(raw).hexdigest()}"
         contents.append((path.relative_to(root).as_posix() if path != root else path.name, raw))
     for case in cases.values():
         for other in case.aggregate:
@@ -157,4 +161,4 @@ def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | No
     if found:
         raise GateErrors(found) if every_problem else found[0]
     ordered = dict(sorted(cases.items()))
-    return CaseSet(ordered, digest_files(contents), root)
+    return CaseSet(ordered, digest_files(contents), root, dict(sorted(file_digests.items())))

@@ -10,12 +10,15 @@ import click
 from gate.config import load_config, salvage_config
 from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE, GateError, GateErrors
 from gate.loader import load_cases
-from gate.selftest import check_examples
+from gate.selftest import Problem, check_examples
 from gate.semantic.reviews import load_reviews
+from gate.validated import STAMPS, stamps_at
 
 
-def run_validate(cases_dir: str | None, config_path: str | None) -> int:
-    """Print every problem found; the exit code: 0 all is well, 1 an example misjudged, 2 a bad file."""
+def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool = False) -> int:
+    """Print every problem found; the exit code: 0 all is well, 1 an example misjudged, 2 a bad file.
+    The examples of a case whose file passed before, under the same build, are not judged again
+    (outside CI), unless ``full``."""
     unusable: list[GateError] = []
     try:
         config = load_config(config_path)
@@ -41,15 +44,29 @@ def run_validate(cases_dir: str | None, config_path: str | None) -> int:
         if len(unusable) > 1:
             click.echo(f"{len(unusable)} problem(s) in {len(files)} file(s)", err=True)
         return EXIT_UNUSABLE
-    problems = [p for case in case_set.cases.values() for p in check_examples(case)]
+    stamps = None if full else stamps_at(config.resolve(str(STAMPS)))
+    problems: list[Problem] = []
+    passed: dict[str, str] = {}  # case id → digest of the file whose examples passed
+    examples = skipped = 0
+    for case in case_set.cases.values():
+        digest = case_set.file_digests[case.id]
+        if stamps is not None and stamps.unchanged(case.id, digest):
+            passed[case.id] = digest
+            skipped += 1
+            continue
+        found = check_examples(case)
+        problems += found
+        examples += len(case.examples.pass_) + len(case.examples.fail) if case.examples else 0
+        if not found:
+            passed[case.id] = digest
+    if stamps is not None:
+        stamps.record(passed)
     for problem in problems:
         click.echo(f"{problem.path}: {problem.case_id}: {problem.message}")
     total = len(case_set.cases)
-    examples = sum(
-        len(c.examples.pass_) + len(c.examples.fail) for c in case_set.cases.values() if c.examples
-    )
     if problems:
         click.echo(f"{len(problems)} problem(s) in {len({p.case_id for p in problems})} of {total} cases", err=True)
         return EXIT_FAILED
-    click.echo(f"{total} cases valid; {examples} examples judged as their cases say")
+    unchanged = f"; those of {skipped} unchanged cases passed before (--full judges them again)" if skipped else ""
+    click.echo(f"{total} cases valid; {examples} examples judged as their cases say{unchanged}")
     return EXIT_PASSED

@@ -1,0 +1,81 @@
+"""Which case files last passed their self-test, by content and by the gate that judged them: a
+rerun of `gate validate` judges again only the examples of cases that changed.
+
+A stamp names a case file's digest and the build that judged it — the gate's own modules (path,
+size and modification time of each), the versions of the libraries its verdicts depend on, and
+Python's — so an edited case, an edited checker or an upgraded Markdown parser judges again. The
+file is a cache: unreadable or of another build, it is ignored; it is never trusted in CI, where a
+pull request could commit one that claims its broken examples pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Mapping
+from importlib import metadata
+from pathlib import Path
+
+from gate.atomic import replace_text
+
+STAMPS = Path(".gate-cache") / "validated.json"
+SCHEMA = "gate.validated/v1"
+_JUDGING_LIBRARIES = ("agent-gate", "markdown-it-py", "pydantic", "pydantic-core", "PyYAML")
+
+
+def build() -> str:
+    """What the self-test verdicts depend on besides the case file, as one digest."""
+    import gate
+
+    package = Path(gate.__file__).parent
+    hasher = hashlib.sha256(sys.version.encode())
+    for library in _JUDGING_LIBRARIES:
+        try:
+            hasher.update(f"\n{library} {metadata.version(library)}".encode())
+        except metadata.PackageNotFoundError:
+            hasher.update(f"\n{library} -".encode())
+    for module in sorted(package.rglob("*.py")):
+        stat = module.stat()
+        hasher.update(f"\n{module.relative_to(package).as_posix()} {stat.st_size} {stat.st_mtime_ns}".encode())
+    return hasher.hexdigest()
+
+
+def trusted(env: Mapping[str, str]) -> bool:
+    """Stamps are read on a developer's machine, not in CI (``CI`` set, as every CI service sets it)."""
+    return not env.get("CI")
+
+
+class Stamps:
+    """The stamps file at ``path``: case id → digest of the file that passed, for one build."""
+
+    def __init__(self, path: Path, build_id: str) -> None:
+        self.path = path
+        self.build_id = build_id
+        self._passed: dict[str, str] = {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return  # none yet, or unreadable: every case is judged
+        if (isinstance(data, dict) and data.get("schema") == SCHEMA and data.get("build") == build_id
+                and isinstance(data.get("cases"), dict)):
+            self._passed = {str(k): str(v) for k, v in data["cases"].items()}
+
+    def unchanged(self, case_id: str, digest: str) -> bool:
+        """The case's file is the one whose examples last passed, under this build."""
+        return self._passed.get(case_id) == digest
+
+    def record(self, passed: Mapping[str, str]) -> None:
+        """Keep exactly ``passed`` (case id → digest); a stamp that cannot be written is only a miss."""
+        document = {"schema": SCHEMA, "build": self.build_id, "cases": dict(sorted(passed.items()))}
+        try:
+            replace_text(self.path, json.dumps(document, indent=1) + "\n", durable=False)
+        except OSError as exc:
+            print(f"gate: warning: the validation stamps cannot be written ({exc.strerror or exc}); "
+                  "the next run judges every example again", file=sys.stderr)
+
+
+def stamps_at(path: Path, env: Mapping[str, str] | None = None) -> Stamps | None:
+    """The stamps file at ``path``, or None in CI."""
+    return Stamps(path, build()) if trusted(os.environ if env is None else env) else None
