@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from gate.commentmark import COMMENT_MARKER
 from gate.github.api import (
     ApiError,
     Forbidden,
@@ -27,7 +28,6 @@ from gate.github.api import (
     request,
 )
 
-COMMENT_MARKER = "<!-- agent-gate:pr-comment -->"
 DEFAULT_AUTHOR = "github-actions[bot]"
 MAX_BODY_BYTES = 65_000
 """GitHub allows 65,536 characters; bytes are stricter, so any body under this fits."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gate.commentmark import COMMENT_MARKER
 from gate.percent import percent
 from gate.policy.thresholds import Finding, Level
 from gate.report.markdown_safe import inline, own
@@ -24,9 +25,7 @@ _ICON = {Level.RED_LINE: "🛑", Level.ERROR: "❌", Level.WARNING: "⚠️", Le
 
 
 def _marker() -> str:
-    from gate.github.comment import COMMENT_MARKER
-
-    return str(COMMENT_MARKER)
+    return COMMENT_MARKER
 
 
 def _pct(value: float | None) -> str:

@@ -13,8 +13,9 @@ from click.testing import CliRunner, Result
 
 from gate.cli import main
 from gate.commands import comment as commentcmd
+from gate.commentmark import COMMENT_MARKER
 from gate.errors import GateError
-from gate.github.comment import COMMENT_MARKER, MAX_BODY_BYTES
+from gate.github.comment import MAX_BODY_BYTES
 
 from .fake_github import PREFIX, REPO, TOKEN, FakeGitHub, Fault
 
