@@ -4,7 +4,8 @@
 
 The repository's case files are copied, each under a new id, to each size (the aggregate case of the
 degradation curve, which names its members, is left out), and so is the demo recording for the
-replay agent, so `gate check` judges real answers with no agent call. Each command runs in its own
+replay agent, so `gate check` judges real answers with no agent call. `gate validate` runs twice:
+the second run finds every case file unchanged since its examples passed. Each command runs in its own
 process; the figures are its wall time and the peak RSS the operating system reports for it, and
 the growth of each size over the one before (10× the cases: 10× is linear).
 """
@@ -72,7 +73,8 @@ def main() -> None:
         for size in args.sizes:
             root = Path(tmp) / str(size)
             grow(size, root)
-            for name, command in (("gate validate", ["validate"]), ("gate check (replay)", ["check"])):
+            for name, command in (("gate validate", ["validate"]), ("gate validate, again (unchanged)", ["validate"]),
+                                  ("gate check (replay)", ["check"])):
                 wall, peak = timed(command, root)
                 growth = f"×{wall / before[name]:.1f}" if name in before else "—"
                 before[name] = wall

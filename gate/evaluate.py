@@ -143,6 +143,7 @@ class Judgements:
         seen = self._seen.get(key)
         if seen is None:
             verdict = evaluate(case, trajectory, budget_s=self._budget_s, readings=self._readings)
+            verdict = verdict.model_copy(update={"metadata": self._shared(trajectory.metadata)})
             self._seen[key] = (verdict, (trajectory.case_id, trajectory.group, trajectory.run))
             return verdict
         verdict, first = seen
@@ -151,8 +152,8 @@ class Judgements:
         return verdict.model_copy(update={"run": trajectory.run, "metadata": self._shared(trajectory.metadata)})
 
     def _shared(self, metadata: dict[str, Any]) -> dict[str, Any]:
-        """A copy of ``metadata``, one for all repeats that recorded the same (verdicts never change
-        their metadata): a long recording's repeats then cost their run number, not their metadata."""
+        """A copy of ``metadata``, one for all runs that recorded the same (verdicts never change
+        their metadata): a long recording's runs then cost their verdict, not their metadata."""
         try:
             text = json.dumps(metadata, sort_keys=True, ensure_ascii=False)  # tells 1, 1.0 and true apart
         except (TypeError, ValueError):

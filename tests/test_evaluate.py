@@ -120,5 +120,5 @@ def test_repeats_that_recorded_the_same_metadata_share_it_and_no_others() -> Non
                 for run, meta in enumerate(recorded)]
     assert [v.metadata for v in verdicts] == recorded
     assert [type(v.metadata.get("n")) for v in verdicts] == [type(None), type(None), int, bool, float, type(None)]
-    assert verdicts[1].metadata is verdicts[5].metadata  # one dict for the repeats that recorded the same
-    assert len({id(v.metadata) for v in verdicts[1:]}) == 4
+    assert verdicts[0].metadata is verdicts[1].metadata is verdicts[5].metadata  # one dict for the runs that recorded the same
+    assert len({id(v.metadata) for v in verdicts}) == 4
