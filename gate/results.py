@@ -150,42 +150,25 @@ def sort_verdicts(verdicts: Iterable[RunVerdict]) -> list[RunVerdict]:
     return sorted(verdicts, key=lambda v: (v.case_id, v.group, v.run))
 
 
-def results_document(
-    *,
-    cases_digest: str,
-    verdicts: Iterable[RunVerdict],
-    metrics: dict[str, Any],
-    findings: list[dict[str, Any]],
-    passed: bool,
-    extra: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The results.json document; keys sorted on write, runs sorted here."""
-    head = _head(cases_digest=cases_digest, metrics=metrics, findings=findings, passed=passed, extra=extra)
-    return {**head, "results": [run_json(v) for v in sort_verdicts(verdicts)]}
-
-
-def _head(*, cases_digest: str, metrics: dict[str, Any], findings: list[dict[str, Any]], passed: bool,
-          extra: dict[str, Any] | None) -> dict[str, Any]:
+def results_head(*, cases_digest: str, metrics: dict[str, Any], findings: list[dict[str, Any]], passed: bool,
+                 extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything results.json holds but its runs."""
     return {"schema": SCHEMA, "cases_digest": cases_digest, "metrics": metrics, "findings": findings,
             "passed": passed, **(extra or {})}
+
+
+def results_document(head: dict[str, Any], verdicts: Iterable[RunVerdict]) -> dict[str, Any]:
+    """The results.json document; keys sorted on write, runs sorted here."""
+    return {**head, "results": [run_json(v) for v in sort_verdicts(verdicts)]}
 
 
 # ---------------------------------------------------------------- the document, written a run at a time
 
 
-def results_text(
-    *,
-    cases_digest: str,
-    verdicts: Iterable[RunVerdict],
-    metrics: dict[str, Any],
-    findings: list[dict[str, Any]],
-    passed: bool,
-    extra: dict[str, Any] | None = None,
-) -> Iterator[str]:
-    """``dump_json(results_document(...))`` piece by piece, the same bytes: no run's dict outlives
-    its own text, and the constraints a repeat shares with the run before it (a deterministic
-    agent's repeats share one verdict) are encoded once."""
-    head = _head(cases_digest=cases_digest, metrics=metrics, findings=findings, passed=passed, extra=extra)
+def results_text(head: dict[str, Any], verdicts: Iterable[RunVerdict]) -> Iterator[str]:
+    """``dump_json(results_document(head, verdicts))`` piece by piece, the same bytes: no run's dict
+    outlives its own text, and the constraints and metadata runs share (a deterministic agent's
+    repeats share one verdict) are encoded once."""
     entries = sorted([*head, "results"])
     yield "{"
     for index, key in enumerate(entries):

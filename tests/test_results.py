@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gate.atomic import dump_json
-from gate.results import results_document, results_text
+from gate.results import results_document, results_head, results_text
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)  # \x1b, \n, 中文, U+2028
@@ -38,24 +38,22 @@ def verdicts(draw: st.DrawFn) -> list[RunVerdict]:
             for case_id, group, run in keys]
 
 
-def parts(**overrides: Any) -> dict[str, Any]:
-    found: dict[str, Any] = {"cases_digest": "sha256:" + "0" * 64, "metrics": {"overall": {"A": 0.5}}, "findings": [],
-                             "passed": True, "extra": {"consistency": None, "interrupted": False}}
-    return {**found, **overrides}
+def head(extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    return results_head(cases_digest="sha256:" + "0" * 64, metrics={"overall": {"A": 0.5}}, findings=[], passed=True,
+                        extra={"consistency": None, "interrupted": False} if extra is None else extra)
 
 
 @given(runs=verdicts(), extra=st.dictionaries(st.sampled_from(["zeta", "baseline", "rate", "a"]), values, max_size=3))
 def test_streamed_text_is_the_whole_documents_text(runs: list[RunVerdict], extra: dict[str, Any]) -> None:
-    kwargs = parts(extra=extra)
-    assert "".join(results_text(verdicts=runs, **kwargs)) == dump_json(results_document(verdicts=runs, **kwargs))
+    assert "".join(results_text(head(extra), runs)) == dump_json(results_document(head(extra), runs))
 
 
 @pytest.mark.parametrize("runs", [[], [RunVerdict(case_id="a", group="A", run=0, status=Status.ERROR, error="boom")]])
 def test_no_runs_and_a_run_without_constraints(runs: list[RunVerdict]) -> None:
-    assert "".join(results_text(verdicts=runs, **parts())) == dump_json(results_document(verdicts=runs, **parts()))
+    assert "".join(results_text(head(), runs)) == dump_json(results_document(head(), runs))
 
 
 def test_a_nan_is_refused_while_streaming_too() -> None:
     run = RunVerdict(case_id="a", group="A", run=0, status=Status.PASS, metadata={"latency": math.nan})
     with pytest.raises(ValueError, match="not JSON compliant"):
-        "".join(results_text(verdicts=[run], **parts()))
+        "".join(results_text(head(), [run]))

@@ -55,12 +55,13 @@ def test_the_case_schema_knows_each_checker_s_params() -> None:
 
 
 def test_the_results_schema_reads_a_real_results_file(tmp_path: Path) -> None:
-    from gate.results import results_document
+    from gate.results import results_document, results_head
     from gate.verdict import RunVerdict, Status
 
+    head = results_head(cases_digest="sha256:x", metrics={},
+                        findings=[{"level": "info", "rule": "no-baseline", "message": "m"}], passed=True)
     document = json.loads(json.dumps(results_document(
-        cases_digest="sha256:x", verdicts=[RunVerdict(case_id="c", group="A", run=0, status=Status.PASS)],
-        metrics={}, findings=[{"level": "info", "rule": "no-baseline", "message": "m"}], passed=True)))
+        head, [RunVerdict(case_id="c", group="A", run=0, status=Status.PASS)])))
     assert _errors("results", document) == []
     assert _errors("results", {**document, "passed": "yes"})
 

@@ -17,7 +17,7 @@ from gate.pipeline import consistency_report, judge_stream
 from gate.policy.decide import decide
 from gate.records import count_records, iter_trajectories
 from gate.report.table import verdict_table
-from gate.results import results_text
+from gate.results import results_head, results_text
 from gate.sanitize import one_line
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import Comparison
@@ -58,10 +58,9 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
             extra: dict[str, object] = {"consistency": consistency.as_json() if consistency else None}
             if interrupted:
                 extra["interrupted"] = True
-            write_text(json_out, results_text(
-                cases_digest=case_set.digest, verdicts=verdicts, metrics=computed.as_json(),
-                findings=[f.as_json() for f in findings], passed=decided.passed, extra=extra,
-            ))
+            head = results_head(cases_digest=case_set.digest, metrics=computed.as_json(),
+                                findings=[f.as_json() for f in findings], passed=decided.passed, extra=extra)
+            write_text(json_out, results_text(head, verdicts))
             click.echo(f"results written to {json_out}")
     if interrupted:
         click.echo(f"gate: interrupted after judging {len(verdicts)} of {count_records(trajectories)} records", err=True)

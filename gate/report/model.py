@@ -10,7 +10,7 @@ from gate.case import Case
 from gate.config import DecisionConfig, JunitConfig
 from gate.policy.regressions import PairDecision
 from gate.policy.thresholds import Finding
-from gate.results import results_document, results_text
+from gate.results import results_document, results_head, results_text
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.verdict import RunVerdict, Status
@@ -65,13 +65,13 @@ class GateReport:
 
     def document(self) -> dict[str, Any]:
         """results.json (contract keys plus the baseline comparison, identity and shard)."""
-        return results_document(verdicts=self.verdicts, **self._document_parts())
+        return results_document(self._head(), self.verdicts)
 
     def document_text(self) -> Iterator[str]:
         """results.json's text, a run at a time (the same bytes as ``dump_json(self.document())``)."""
-        return results_text(verdicts=self.verdicts, **self._document_parts())
+        return results_text(self._head(), self.verdicts)
 
-    def _document_parts(self) -> dict[str, Any]:
+    def _head(self) -> dict[str, Any]:
         extra: dict[str, Any] = {
             "baseline": self.comparison.as_json(),
             "identity": self.identity,
@@ -92,5 +92,5 @@ class GateReport:
         metrics = self.metrics.as_json()
         for case_id, states in self.states().items():
             metrics["cases"][case_id]["states"] = states  # type: ignore[index]
-        return {"cases_digest": self.digest, "metrics": metrics, "findings": [f.as_json() for f in self.findings],
-                "passed": self.passed, "extra": extra}
+        return results_head(cases_digest=self.digest, metrics=metrics, findings=[f.as_json() for f in self.findings],
+                            passed=self.passed, extra=extra)
