@@ -31,8 +31,23 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _stop_after(proc: subprocess.Popen[str], delay: float, signum: int) -> tuple[int, str, float]:
-    time.sleep(delay)
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time a process has used so far (Linux), None where /proc cannot tell."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def _stop_after(proc: subprocess.Popen[str], cpu_s: float, signum: int) -> tuple[int, str, float]:
+    """Signal once the gate has spent ``cpu_s`` of CPU — well into judging however loaded the machine,
+    where a fixed wait has to allow for the slowest one (a fixed wait of 2 × ``cpu_s`` without /proc)."""
+    deadline = time.monotonic() + 30
+    while (used := _cpu_seconds(proc.pid)) is not None and used < cpu_s and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if used is None:
+        time.sleep(2 * cpu_s)
     assert proc.poll() is None, "the gate ended before the signal: judging was meant to take longer"
     proc.send_signal(signum)
     sent = time.monotonic()
@@ -54,7 +69,7 @@ def test_gate_eval_stopped_while_judging_writes_what_it_judged(project: Path, si
                for run in range(RECORDS)]
     (project / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     proc = _gate(project, "eval", "--trajectories", "runs.jsonl", "--json", "out/results.json", "--budget", "1")
-    code, stderr, took = _stop_after(proc, 4.0, signum)  # well into the 12 s of judging, even on a loaded machine
+    code, stderr, took = _stop_after(proc, 2.0, signum)  # start-up, then a record or more of the 12 s of judging
     assert code == 130, stderr
     assert took < 3  # one record's budget, then the reports
     assert "Traceback" not in stderr
@@ -71,7 +86,7 @@ def test_gate_check_stopped_while_judging_writes_interrupted_reports(project: Pa
               "judging": {"budget_s": 1}}
     (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     proc = _gate(project, "check")
-    code, stderr, took = _stop_after(proc, 3.5, signal.SIGTERM)
+    code, stderr, took = _stop_after(proc, 2.0, signal.SIGTERM)
     assert code == 130, stderr
     assert took < 4
     assert "Traceback" not in stderr
