@@ -61,11 +61,6 @@ def iter_trajectories(path: Path, known_cases: Mapping[str, object] | None = Non
         raise GateError("no trajectory records", where=str(path))
 
 
-def count_records(path: Path) -> int:
-    """Non-blank lines of a JSONL file, unread: how many records a stopped stream left."""
-    return sum(1 for _, line in _lines(path) if line.strip())
-
-
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     """Numbered UTF-8 lines as read_text splits them (CRLF, CR and LF end a line; a leading BOM is
     dropped), one buffer at a time; errors name the file, as read_text's do."""

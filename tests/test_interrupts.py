@@ -73,7 +73,8 @@ def test_gate_eval_stopped_while_judging_writes_what_it_judged(project: Path, si
     assert code == 130, stderr
     assert took < 3  # one record's budget, then the reports
     assert "Traceback" not in stderr
-    judged = int(stderr.split("interrupted after judging ")[1].split(" of ")[0])
+    judged = int(stderr.split("interrupted after judging ")[1].split(" records of ")[0])
+    assert "runs.jsonl (the rest was not read)" in stderr
     document = json.loads((project / "out" / "results.json").read_text(encoding="utf-8"))
     assert document["interrupted"] is True and document["passed"] is False
     assert 0 < len(document["results"]) == judged < RECORDS

@@ -15,7 +15,7 @@ from gate.interrupts import stop_requests
 from gate.loader import load_cases
 from gate.pipeline import consistency_report, judge_stream
 from gate.policy.decide import decide
-from gate.records import count_records, iter_trajectories
+from gate.records import iter_trajectories
 from gate.report.table import verdict_table
 from gate.results import results_head, results_text
 from gate.sanitize import one_line
@@ -63,6 +63,8 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
             write_text(json_out, results_text(head, verdicts))
             click.echo(f"results written to {json_out}")
     if interrupted:
-        click.echo(f"gate: interrupted after judging {len(verdicts)} of {count_records(trajectories)} records", err=True)
+        # the rest of the stream is left unread: counting it would hold up a stop on a large file
+        click.echo(f"gate: interrupted after judging {len(verdicts)} records of {trajectories} "
+                   "(the rest was not read)", err=True)
         return EXIT_INTERRUPTED
     return 0
