@@ -23,14 +23,15 @@ from gate.scoring.comparison import compare
 from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
+from gate.verdict_cache import VerdictStore
 
 
-def judge_for(case_set: CaseSet, budget_s: float | None,
-              readings: Readings | None = None) -> Callable[[Trajectory], RunVerdict]:
+def judge_for(case_set: CaseSet, budget_s: float | None, readings: Readings | None = None,
+              store: VerdictStore | None = None) -> Callable[[Trajectory], RunVerdict]:
     """Judge each answer as it arrives (for the progress line), once — a repeat that answered the
     same gets the same verdict — within the judging budget; ``readings`` keeps the consistency
-    fields read from the same parse."""
-    return Judgements(case_set.cases, budget_s, readings)
+    fields read from the same parse; ``store``: verdicts an earlier run gave the same answers."""
+    return Judgements(case_set.cases, budget_s, readings, store, case_set.file_digests)
 
 
 def judged(case_set: CaseSet, outcome: RunOutcome, budget_s: float | None) -> list[RunVerdict]:

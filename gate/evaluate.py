@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gate.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.case import Case, Constraint
@@ -13,6 +13,9 @@ from gate.checkers import REGISTRY
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, Outcome, RunVerdict, Status, combine
+
+if TYPE_CHECKING:
+    from gate.verdict_cache import VerdictStore
 
 Rubrics = Mapping[int, Outcome]
 """Outcomes of rubric constraints, keyed by ``id()`` of the rubric's Constraint node."""
@@ -26,6 +29,10 @@ class FieldKeeper(Protocol):
     def keep(self, case: Case, subject: Subject, budget_s: float | None) -> None: ...
 
     def copy(self, first: tuple[str, str, int], repeat: Trajectory, done_key: bytes) -> None: ...
+
+    def fields_of(self, trajectory: Trajectory) -> list[str] | None: ...
+
+    def restore(self, trajectory: Trajectory, done_key: bytes, fields: list[str]) -> None: ...
 
 
 UNJUDGED = Outcome(status=Status.SKIPPED, detail="semantic: judged by rubric, not gated")
@@ -124,10 +131,13 @@ class Judgements:
     its own run number and metadata — the checkers read nothing else of a run."""
 
     def __init__(self, cases: Mapping[str, Case], budget_s: float | None = DEFAULT_BUDGET_S,
-                 readings: FieldKeeper | None = None) -> None:
+                 readings: FieldKeeper | None = None, store: VerdictStore | None = None,
+                 case_digests: Mapping[str, str] | None = None) -> None:
         self._cases = cases
         self._budget_s = budget_s
         self._readings = readings
+        self._store = store  # verdicts judged by an earlier run, by case file digest (``case_digests``)
+        self._case_digests = case_digests or {}
         # the first run of each distinct answer: its verdict and its key, not its trajectory
         self._seen: dict[tuple[str, str, bytes], tuple[RunVerdict, tuple[str, str, int]]] = {}
         # metadata as text → one dict for every verdict whose run recorded exactly that
@@ -142,14 +152,38 @@ class Judgements:
         key = (trajectory.case_id, trajectory.group, done_key)
         seen = self._seen.get(key)
         if seen is None:
-            verdict = evaluate(case, trajectory, budget_s=self._budget_s, readings=self._readings)
-            verdict = verdict.model_copy(update={"metadata": self._shared(trajectory.metadata)})
+            verdict = self._stored(case, trajectory, done_key) or self._judged(case, trajectory, done_key)
             self._seen[key] = (verdict, (trajectory.case_id, trajectory.group, trajectory.run))
             return verdict
         verdict, first = seen
         if self._readings is not None:
             self._readings.copy(first, trajectory, done_key)
         return verdict.model_copy(update={"run": trajectory.run, "metadata": self._shared(trajectory.metadata)})
+
+    def _judged(self, case: Case, trajectory: Trajectory, done_key: bytes) -> RunVerdict:
+        verdict = evaluate(case, trajectory, budget_s=self._budget_s, readings=self._readings)
+        verdict = verdict.model_copy(update={"metadata": self._shared(trajectory.metadata)})
+        digest = self._case_digests.get(case.id)
+        if self._store is not None and digest is not None:
+            fields = self._readings.fields_of(trajectory) if self._readings is not None else None
+            self._store.put(digest, done_key, verdict, fields if case.consistency is not None else None)
+        return verdict
+
+    def _stored(self, case: Case, trajectory: Trajectory, done_key: bytes) -> RunVerdict | None:
+        """The verdict an earlier run gave this answer, when the store has it (with the consistency
+        fields, when the case measures them and they are being kept)."""
+        digest = self._case_digests.get(case.id)
+        if self._store is None or digest is None:
+            return None
+        stored = self._store.get(case.id, digest, trajectory.group, done_key)
+        wanted = case.consistency is not None and self._readings is not None
+        if stored is None or (wanted and stored.fields is None):
+            return None
+        if wanted and self._readings is not None and stored.fields is not None:
+            self._readings.restore(trajectory, done_key, list(stored.fields))
+        verdict = RunVerdict(case_id=trajectory.case_id, group=trajectory.group, run=trajectory.run,
+                             status=stored.status, constraints=stored.constraints)
+        return verdict.model_copy(update={"metadata": self._shared(trajectory.metadata)})
 
     def _shared(self, metadata: dict[str, Any]) -> dict[str, Any]:
         """A copy of ``metadata``, one for all runs that recorded the same (verdicts never change

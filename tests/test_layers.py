@@ -20,7 +20,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("contracts", ("gate.case", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),
     ("services", ("gate.checkers", "gate.runner", "gate.loader", "gate.baseline", "gate.baseline_diff",
                   "gate.config", "gate.agent_config", "gate.records", "gate.jobs", "gate.github")),
-    ("judging", ("gate.evaluate", "gate.selftest", "gate.validated")),
+    ("judging", ("gate.evaluate", "gate.selftest", "gate.validated", "gate.verdict_cache")),
     ("scoring", ("gate.scoring",)),
     ("policy", ("gate.policy",)),
     ("report", ("gate.report",)),

@@ -4,6 +4,7 @@ decide and write every report; the exit code says what was decided."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from gate.runner import run_jobs
 from gate.scoring.readings import Readings
 from gate.semantic.gating import settled_verdicts
 from gate.semantic.reviews import load_reviews
+from gate.verdict_cache import verdict_store
 
 
 def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
@@ -38,8 +40,10 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     started = time.monotonic()
     with stop_requests() as stops:  # a stop after the agent calls still ends with every report
         readings = Readings()
+        answers = config.resolve(config.agent.cache) if config.agent.cache is not False else None
+        store = verdict_store(answers, config.judging.budget_s, os.environ)
         outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
-                           judge=judge_for(case_set, config.judging.budget_s, readings))
+                           judge=judge_for(case_set, config.judging.budget_s, readings, store))
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops)
         verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews)
         interrupted = interrupted or judge_stopped

@@ -65,6 +65,15 @@ class Readings:
             self._by_run[trajectory.case_id, trajectory.group, trajectory.run] = (
                 trajectory.done_key, read_fields(case.consistency, subject, budget_s))
 
+    def fields_of(self, trajectory: Trajectory) -> list[str] | None:
+        """The fields kept for this run, if any (what a verdict cache stores with its verdict)."""
+        kept = self._by_run.get((trajectory.case_id, trajectory.group, trajectory.run))
+        return None if kept is None else kept[1]
+
+    def restore(self, trajectory: Trajectory, done_key: bytes, fields: list[str]) -> None:
+        """Keep ``fields`` for this run, as read when its answer was first judged (a verdict cache's)."""
+        self._by_run[trajectory.case_id, trajectory.group, trajectory.run] = (done_key, fields)
+
     def copy(self, first: RunKey, repeat: Trajectory, done_key: bytes) -> None:
         """``repeat`` (that did ``done_key``) did what the run ``first`` did: its fields are ``first``'s."""
         kept = self._by_run.get(first)

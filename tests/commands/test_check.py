@@ -188,3 +188,27 @@ def test_an_empty_shard_still_merges(project: Path) -> None:
     code, out, _ = invoke("merge", *[f"shard-{k}/results.json" for k in range(1, 6)], "--out-dir", "merged")
     assert code == 0, out
     assert len(json.loads((project / "merged" / "results.json").read_text())["results"]) == 8
+
+
+def test_a_cached_rerun_judges_nothing_again_and_reports_the_same(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate import evaluate as evaluate_mod
+
+    monkeypatch.delenv("CI", raising=False)  # the verdict cache is read outside CI only
+    config = json.loads((project / "gate.yaml").read_text(encoding="utf-8"))
+    config["agent"]["cache"] = ".gate-cache"
+    (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+    judged: list[str] = []
+    real = evaluate_mod.evaluate
+    monkeypatch.setattr(evaluate_mod, "evaluate", lambda case, t, **kw: judged.append(t.case_id) or real(case, t, **kw))
+    assert invoke("check")[0] == 0
+    first = without_durations(project / "gate-results" / "results.json")
+    assert len(judged) == 8  # 4 cases × 2 groups
+    assert invoke("check")[0] == 0
+    assert len(judged) == 8
+    again = without_durations(project / "gate-results" / "results.json")
+    assert (again["results"], again["metrics"], again["findings"]) == (first["results"], first["metrics"], first["findings"])
+    assert again["cached_answers"] == 8
+    (project / "cases" / "b3" / "B3-QC-02.yaml").write_text(
+        (project / "cases" / "b3" / "B3-QC-02.yaml").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert invoke("check")[0] == 0
+    assert judged[8:] == ["B3-QC-02", "B3-QC-02"]  # only the edited case's answers are judged again
