@@ -166,8 +166,8 @@ def test_8_a_cache_entry_naming_another_case_is_a_miss(project: Project) -> None
     settings["agent"]["cache"] = ".cache"
     project.config(**settings)
     assert project.check()[0] == 0
-    entries = list((project.root / ".cache").rglob("*.json"))
-    (entry,) = entries
+    entries = [p for p in (project.root / ".cache").rglob("*.json") if "verdicts" not in p.parts]
+    (entry,) = entries  # the one answer (its verdict is kept under verdicts/)
     tampered = json.loads(entry.read_text(encoding="utf-8")) | {"case_id": "B3-QC-99", "final_answer": "1. Sony"}
     entry.write_text(json.dumps(tampered), encoding="utf-8")
     assert project.check()[0] == 0
