@@ -10,43 +10,17 @@ pull request could commit one that claims its broken examples pass.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
 
 from gate.atomic import replace_text
+from gate.buildinfo import build, trusted
 
 STAMPS = Path(".gate-cache") / "validated.json"
 SCHEMA = "gate.validated/v1"
-_JUDGING_LIBRARIES = ("agent-gate", "markdown-it-py", "pydantic", "pydantic-core", "PyYAML")
-
-
-def build() -> str:
-    """What the self-test verdicts depend on besides the case file, as one digest."""
-    import gate
-
-    package = Path(gate.__file__).parent
-    hasher = hashlib.sha256(sys.version.encode())
-    for library in _JUDGING_LIBRARIES:
-        try:
-            hasher.update(f"\n{library} {metadata.version(library)}".encode())
-        except metadata.PackageNotFoundError:
-            hasher.update(f"\n{library} -".encode())
-    for module in sorted(package.rglob("*.py")):
-        stat = module.stat()
-        hasher.update(f"\n{module.relative_to(package).as_posix()} {stat.st_size} {stat.st_mtime_ns}".encode())
-    return hasher.hexdigest()
-
-
-def trusted(env: Mapping[str, str]) -> bool:
-    """Stamps are read on a developer's machine, not in CI (``CI`` set, as every CI service sets it)."""
-    return not env.get("CI")
-
-
 class Stamps:
     """The stamps file at ``path``: case id → digest of the file that passed, for one build."""
 
