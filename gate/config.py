@@ -189,17 +189,25 @@ class GateConfig(_Strict):
     reports: ReportsConfig = Field(default_factory=ReportsConfig)
 
     _root: Path = Path(".")
+    _read: bool = False  # from a gate.yaml (else every default)
 
     def resolve(self, path: str) -> Path:
         """``path`` relative to the config file's directory."""
         p = Path(path)
         return p if p.is_absolute() else self._root / p
 
+    def derived_cache(self) -> Path | None:
+        """``.gate-cache`` beside gate.yaml, where the caches of derived results live (validation
+        stamps, parsed case files); None when no gate.yaml was read — a command run outside a
+        project leaves no files behind."""
+        return self._root / ".gate-cache" if self._read else None
+
 
 def replaced(config: GateConfig, **parts: Any) -> GateConfig:
     """``config`` with some top-level parts replaced, still resolving paths from its file's directory."""
     changed = config.model_copy(update=parts)
     changed.__pydantic_private__["_root"] = config.__pydantic_private__["_root"]  # type: ignore[index]
+    changed.__pydantic_private__["_read"] = config.__pydantic_private__["_read"]  # type: ignore[index]
     return changed
 
 
@@ -223,7 +231,7 @@ def salvage_config(path: str | Path | None) -> GateConfig:
             config = GateConfig.model_validate(keep)
         except ValidationError:
             continue
-        config.__pydantic_private__["_root"] = chosen.resolve().parent  # type: ignore[index]
+        config.__pydantic_private__.update(_root=chosen.resolve().parent, _read=True)  # type: ignore[union-attr]
         return config
     return GateConfig()
 
@@ -243,5 +251,5 @@ def load_config(path: str | Path | None) -> GateConfig:
         config = GateConfig.model_validate(data)
     except ValidationError as exc:
         raise yamlio.validation_error(chosen, text, exc, keys=yamlio.model_keys(GateConfig)) from None
-    config.__pydantic_private__["_root"] = chosen.resolve().parent  # type: ignore[index]
+    config.__pydantic_private__.update(_root=chosen.resolve().parent, _read=True)  # type: ignore[union-attr]
     return config

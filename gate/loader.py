@@ -14,6 +14,7 @@ from gate import yamlio
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
 from gate.errors import GateError, GateErrors, did_you_mean
+from gate.parsed_cases import ParsedCases
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,12 @@ def _case_keys() -> frozenset[str]:
     return frozenset(yamlio.model_keys(Case))
 
 
-def _load(path: Path) -> tuple[Case, bytes]:
-    """One case file, its schema and every checker's parameters validated; and its bytes."""
+def _load(path: Path, parsed: ParsedCases | None = None) -> tuple[Case, bytes]:
+    """One case file, its schema and every checker's parameters validated; and its bytes.
+    ``parsed``: what unchanged files parsed to before (the parse is skipped, not the validation)."""
     raw, text = yamlio.read_bytes(path)
-    data = yamlio.load(path, text)
+    kept = parsed.get(raw) if parsed is not None else None
+    data = kept if kept is not None else yamlio.load(path, text)
     if not isinstance(data, dict):
         raise GateError("a case file must be a YAML mapping (id, suite, dimension, …)", where=str(path))
     try:
@@ -78,6 +81,8 @@ def _load(path: Path) -> tuple[Case, bytes]:
     for index, constraint in enumerate(case.constraints):
         _check_constraint(constraint, path, text, ["constraints", index])
     case.__pydantic_private__.update(_path=str(path), _line=line)  # type: ignore[union-attr]
+    if parsed is not None and kept is None:
+        parsed.put(raw, data)
     return case, raw
 
 
@@ -125,11 +130,12 @@ def _problems(error: GateError) -> list[GateError]:
 
 
 def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | None = None, *,
-               every_problem: bool = False) -> CaseSet:
+               every_problem: bool = False, parsed: ParsedCases | None = None) -> CaseSet:
     """Load every case under ``root``; duplicate ids, aggregates of unknown cases and (when
     ``suites`` is given) suites or dimensions gate.yaml does not declare are errors. With
     ``every_problem``, every file is read and all their problems are raised together
-    (:class:`GateErrors`), each naming its file and line."""
+    (:class:`GateErrors`), each naming its file and line. ``parsed``: the files' parses kept by
+    an earlier load (:mod:`gate.parsed_cases`)."""
     root = Path(root)
     files = case_files(root)
     if not files:
@@ -140,7 +146,7 @@ def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | No
     found: list[GateError] = []
     for path in files:
         try:
-            case, raw = _load(path)  # each file is read once: for the case and for the digest
+            case, raw = _load(path, parsed)  # each file is read once: for the case and for the digest
             if case.id in cases:
                 raise GateError(f"id: duplicate case id '{case.id}' (also in {cases[case.id].path})",
                                 where=f"{path}:{case.line}")

@@ -19,7 +19,8 @@ from pathlib import Path
 from gate.atomic import replace_text
 from gate.buildinfo import build, trusted
 
-STAMPS = Path(".gate-cache") / "validated.json"
+STAMPS = "validated.json"
+"""The stamps file, in the project's .gate-cache."""
 SCHEMA = "gate.validated/v1"
 class Stamps:
     """The stamps file at ``path``: case id → digest of the file that passed, for one build."""
@@ -50,6 +51,8 @@ class Stamps:
                   "the next run judges every example again", file=sys.stderr)
 
 
-def stamps_at(path: Path, env: Mapping[str, str] | None = None) -> Stamps | None:
-    """The stamps file at ``path``, or None in CI."""
-    return Stamps(path, build()) if trusted(os.environ if env is None else env) else None
+def stamps_at(cache: Path | None, env: Mapping[str, str] | None = None) -> Stamps | None:
+    """The stamps file in ``cache`` (the project's .gate-cache), or None: no project cache, or CI."""
+    if cache is None or not trusted(os.environ if env is None else env):
+        return None
+    return Stamps(cache / STAMPS, build())

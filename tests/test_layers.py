@@ -18,7 +18,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
               "gate.retryafter", "gate.shard", "gate.commentmark", "gate.buildinfo")),
     ("text", ("gate.text",)),
     ("contracts", ("gate.case", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),
-    ("services", ("gate.checkers", "gate.runner", "gate.loader", "gate.baseline", "gate.baseline_diff",
+    ("services", ("gate.checkers", "gate.runner", "gate.loader", "gate.parsed_cases", "gate.baseline", "gate.baseline_diff",
                   "gate.config", "gate.agent_config", "gate.records", "gate.jobs", "gate.github")),
     ("judging", ("gate.evaluate", "gate.selftest", "gate.validated", "gate.verdict_cache")),
     ("scoring", ("gate.scoring",)),

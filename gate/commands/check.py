@@ -15,6 +15,7 @@ from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAIL
 from gate.interrupts import stop_requests
 from gate.jobs import plan
 from gate.loader import load_cases
+from gate.parsed_cases import parsed_cases
 from gate.pipeline import CheckSettings, build_report, reference_baseline, select_cases, write_reports
 from gate.report.model import GateReport
 from gate.runner import run_jobs
@@ -27,7 +28,7 @@ from gate.verdict_cache import verdict_store
 def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     """Run the agent, confirm suspicious failures, judge, enforce and write the reports."""
     config = settings.config
-    case_set = load_cases(config.resolve(config.cases.path), config.suites)
+    case_set = load_cases(config.resolve(config.cases.path), config.suites, parsed=parsed_cases(config.derived_cache()))
     selected = select_cases(config, case_set, settings.shard)
     base, notes = reference_baseline(settings)
     if settings.out_dir.exists() and not settings.out_dir.is_dir():

@@ -13,6 +13,7 @@ from gate.config import GateConfig
 from gate.errors import EXIT_INTERRUPTED
 from gate.interrupts import stop_requests
 from gate.loader import load_cases
+from gate.parsed_cases import parsed_cases
 from gate.pipeline import consistency_report, judge_stream
 from gate.policy.decide import decide
 from gate.records import iter_trajectories
@@ -34,7 +35,7 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
     from gate.semantic.reviews import Reviews, load_reviews
 
     config = config or GateConfig()
-    case_set = load_cases(cases_dir, config.suites)
+    case_set = load_cases(cases_dir, config.suites, parsed=parsed_cases(config.derived_cache()))
     reviews = load_reviews(reviews_file) if reviews_file is not None else Reviews(Path())
     for warning in reviews.stale(case_set.cases):
         click.echo(f"gate: warning: {warning}", err=True)

@@ -10,9 +10,10 @@ import click
 from gate.config import load_config, salvage_config
 from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE, GateError, GateErrors
 from gate.loader import load_cases
+from gate.parsed_cases import parsed_cases
 from gate.selftest import Problem, check_examples
 from gate.semantic.reviews import load_reviews
-from gate.validated import STAMPS, stamps_at
+from gate.validated import stamps_at
 
 
 def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool = False) -> int:
@@ -27,7 +28,7 @@ def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool =
         config = salvage_config(config_path)  # the case files are still worth checking
     try:
         case_set = load_cases(Path(cases_dir) if cases_dir else config.resolve(config.cases.path), config.suites,
-                              every_problem=True)
+                              every_problem=True, parsed=None if full else parsed_cases(config.derived_cache()))
     except GateError as exc:
         unusable += exc.problems if isinstance(exc, GateErrors) else [exc]
     try:
@@ -44,7 +45,7 @@ def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool =
         if len(unusable) > 1:
             click.echo(f"{len(unusable)} problem(s) in {len(files)} file(s)", err=True)
         return EXIT_UNUSABLE
-    stamps = None if full else stamps_at(config.resolve(str(STAMPS)))
+    stamps = None if full else stamps_at(config.derived_cache())
     problems: list[Problem] = []
     passed: dict[str, str] = {}  # case id → digest of the file whose examples passed
     examples = skipped = 0

@@ -23,6 +23,7 @@ def case(case_id: str, passing: str = "1. a\n2. b\n3. c") -> str:
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CI", raising=False)  # stamps are read outside CI only
+    (tmp_path / "gate.yaml").write_text("cases: {path: cases}\n", encoding="utf-8")  # a project: caches beside it
     (tmp_path / "cases").mkdir()
     for case_id in ("QC-01", "QC-02", "QC-03"):
         (tmp_path / "cases" / f"{case_id}.yaml").write_text(case(case_id), encoding="utf-8")
@@ -58,7 +59,7 @@ def test_another_build_ci_or_an_unreadable_stamps_file_judges_everything(
         project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     everything = (0, "3 cases valid; 6 examples judged as their cases say\n")
     validate()
-    stamps = project / validated.STAMPS
+    stamps = project / ".gate-cache" / validated.STAMPS
     assert json.loads(stamps.read_text(encoding="utf-8"))["cases"].keys() == {"QC-01", "QC-02", "QC-03"}
     with monkeypatch.context() as patched:
         patched.setattr(validated, "build", lambda: "an edited checker")  # as imported by the stamps
@@ -69,6 +70,13 @@ def test_another_build_ci_or_an_unreadable_stamps_file_judges_everything(
     monkeypatch.delenv("CI")
     stamps.write_text("{not json", encoding="utf-8")
     assert validate() == everything
+
+
+def test_outside_a_project_nothing_is_kept(project: Path) -> None:
+    (project / "gate.yaml").unlink()
+    assert validate()[0] == validate()[0] == 0
+    assert validate()[1] == "3 cases valid; 6 examples judged as their cases say\n"
+    assert not (project / ".gate-cache").exists()
 
 
 def test_the_build_changes_with_the_gates_own_modules(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
