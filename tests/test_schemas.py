@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -28,9 +29,13 @@ def test_the_committed_schema_is_current(name: str) -> None:
     jsonschema.Draft202012Validator.check_schema(json.loads(printed))
 
 
+@functools.lru_cache
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema(name))  # built once: generating a schema is the slow part
+
+
 def _errors(name: str, document: Any) -> list[str]:
-    validator = jsonschema.Draft202012Validator(schema(name))
-    return [error.message for error in validator.iter_errors(document)]
+    return [error.message for error in _validator(name).iter_errors(document)]
 
 
 def _case() -> dict[str, Any]:
