@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.buildinfo import build, trusted
-from gate.runner.cache import JsonStore
+from gate.jsonstore import JsonStore
 
 SCHEMA = "gate.parsed-case/v1"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gate.buildinfo import build, trusted
-from gate.runner.cache import JsonStore
+from gate.jsonstore import JsonStore
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 SCHEMA = "gate.verdict-cache/v1"

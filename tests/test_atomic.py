@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gate.atomic import replace_text, write_text
-from gate.runner.cache import JsonStore
+from gate.jsonstore import JsonStore
 
 
 def _fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:

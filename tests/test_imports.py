@@ -1,5 +1,6 @@
 """What a command imports: a check through the replay (or command) adapter, reports included, needs
-neither httpx nor the GitHub client — every local run would pay for their import."""
+neither httpx nor the GitHub client, and validating or judging a recording needs no runner either —
+every local run would pay for their import."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # Runs `gate check`, then prints the modules it imported (the gate exits through SystemExit).
-CHECK = (
+RUN = (
     "import json, runpy, sys\n"
-    "sys.argv = ['gate', 'check']\n"
+    "sys.argv = ['gate', *sys.argv[1:]]\n"
     "try:\n"
     "    runpy.run_module('gate', run_name='__main__')\n"
     "except SystemExit:\n"
@@ -29,8 +30,21 @@ def test_a_replayed_check_imports_no_http_client(tmp_path: Path) -> None:
         "cases": {"path": str(ROOT / "cases"), "tags": ["golden", "consistency"]},
         "agent": {"adapter": "replay", "trajectories": str(ROOT / "examples" / "trajectories.jsonl")},
         "baseline": "none.json", "out_dir": "out"}), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-c", CHECK], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    imported = set(json.loads(done.stdout.strip().splitlines()[-1]))
-    assert (tmp_path / "out" / "comment.md").exists() and (tmp_path / "out" / "junit.xml").exists(), done.stderr
+    imported = modules(tmp_path, "check")
+    assert (tmp_path / "out" / "comment.md").exists() and (tmp_path / "out" / "junit.xml").exists()
     assert "gate.report.comment" in imported
     assert not {"httpx", "gate.github.comment", "gate.github.api"} & imported
+    for command in (["validate"], ["eval", "--cases", str(ROOT / "cases"), "--trajectories",
+                                   str(ROOT / "examples" / "trajectories.jsonl"), "--json", "eval.json"]):
+        imported = modules(tmp_path, *command)
+        assert "gate.evaluate" in imported and "markdown_it" in imported  # examples or answers were judged
+        assert not {"httpx", "asyncio", "gate.runner", "gate.github"} & imported, command
+    assert (tmp_path / "eval.json").exists()
+
+
+def modules(project: Path, *command: str) -> set[str]:
+    """The modules a `gate` command imported, run in ``project``."""
+    done = subprocess.run([sys.executable, "-c", RUN, *command], cwd=project, capture_output=True, text=True,
+                          timeout=120)
+    found: set[str] = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    return found

@@ -11,10 +11,10 @@ from typing import Any
 
 from gate.config import JudgeConfig
 from gate.errors import GateError
+from gate.jsonstore import JsonStore
 from gate.runner import headers as headers_mod
 from gate.runner.adapters.openai import endpoint_url, first_message, message_text
 from gate.runner.base import AgentError
-from gate.runner.cache import JsonStore
 from gate.runner.httpcall import check_url, new_client, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.semantic.prompt import CORRECTION, PROMPT_VERSION
