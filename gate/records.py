@@ -86,12 +86,12 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         raise GateError(f"cannot read: {exc.strerror}", where=str(path)) from None
 
 
-def trajectories_text(records: Iterable[Trajectory]) -> str:
-    """Records sorted by (case, group, run), one JSON object a line."""
-    ordered = sorted(records, key=lambda r: (r.case_id, r.group, r.run))
-    lines = [safejson.dumps(r.model_dump(mode="json", exclude_none=False), ensure_ascii=False, sort_keys=True)
-             for r in ordered]
-    return "\n".join(lines) + ("\n" if lines else "")
+def trajectories_text(records: Iterable[Trajectory]) -> Iterator[str]:
+    """Records sorted by (case, group, run), one JSON object a line — a line at a time, so a long
+    run's file is never held as one string beside its records."""
+    for record in sorted(records, key=lambda r: (r.case_id, r.group, r.run)):
+        yield safejson.dumps(record.model_dump(mode="json", exclude_none=False), ensure_ascii=False,
+                             sort_keys=True) + "\n"
 
 
 def write_trajectories(path: Path, records: Iterable[Trajectory]) -> None:
