@@ -4,6 +4,7 @@ derived results (validation stamps, kept verdicts, parsed case files) is keyed a
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from collections.abc import Mapping
 from functools import lru_cache
@@ -38,3 +39,9 @@ def trusted(env: Mapping[str, str]) -> bool:
     """Caches of derived results are read on a developer's machine, not in CI (``CI`` set, as every
     CI service sets it), where a pull request could commit one or a restored cache could carry one."""
     return not env.get("CI")
+
+
+def readable(directory: Path | None, env: Mapping[str, str] | None = None) -> Path | None:
+    """``directory`` when a cache of derived results may live there: one is given and this is not CI
+    (``env``: the process environment unless given)."""
+    return directory if directory is not None and trusted(os.environ if env is None else env) else None

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gate.buildinfo import build, trusted
+from gate.buildinfo import build, readable
 from gate.jsonstore import JsonStore
 
 SCHEMA = "gate.parsed-case/v1"
@@ -55,6 +54,5 @@ class ParsedCases:
 def parsed_cases(cache: Path | None, env: Mapping[str, str] | None = None) -> ParsedCases | None:
     """The parsed case files kept under ``cache`` (``cases/`` of the project's .gate-cache), or
     None: no project cache, or CI."""
-    if cache is None or not trusted(os.environ if env is None else env):
-        return None
-    return ParsedCases(cache / "cases", build())
+    directory = readable(cache, env)
+    return ParsedCases(directory / "cases", build()) if directory is not None else None

@@ -11,13 +11,12 @@ pull request could commit one that claims its broken examples pass.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 from gate.atomic import replace_text
-from gate.buildinfo import build, trusted
+from gate.buildinfo import build, readable
 
 STAMPS = "validated.json"
 """The stamps file, in the project's .gate-cache."""
@@ -53,6 +52,5 @@ class Stamps:
 
 def stamps_at(cache: Path | None, env: Mapping[str, str] | None = None) -> Stamps | None:
     """The stamps file in ``cache`` (the project's .gate-cache), or None: no project cache, or CI."""
-    if cache is None or not trusted(os.environ if env is None else env):
-        return None
-    return Stamps(cache / STAMPS, build())
+    directory = readable(cache, env)
+    return Stamps(directory / STAMPS, build()) if directory is not None else None

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gate.buildinfo import build, trusted
+from gate.buildinfo import build, readable
 from gate.jsonstore import JsonStore
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
@@ -71,8 +71,7 @@ class VerdictStore:
 
 
 def verdict_store(answer_cache: Path | None, budget_s: float | None,
-                  env: Mapping[str, str]) -> VerdictStore | None:
+                  env: Mapping[str, str] | None = None) -> VerdictStore | None:
     """The store beside the answer cache directory (``verdicts/``), or None: no answer cache, or CI."""
-    if answer_cache is None or not trusted(env):
-        return None
-    return VerdictStore(answer_cache / "verdicts", budget_s, build())
+    directory = readable(answer_cache, env)
+    return VerdictStore(directory / "verdicts", budget_s, build()) if directory is not None else None

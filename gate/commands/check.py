@@ -4,7 +4,6 @@ decide and write every report; the exit code says what was decided."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 import time
 from pathlib import Path
@@ -42,7 +41,7 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     with stop_requests() as stops:  # a stop after the agent calls still ends with every report
         readings = Readings()
         answers = config.resolve(config.agent.cache) if config.agent.cache is not False else None
-        store = verdict_store(answers, config.judging.budget_s, os.environ)
+        store = verdict_store(answers, config.judging.budget_s)
         outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
                            judge=judge_for(case_set, config.judging.budget_s, readings, store))
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops)
