@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
+from gate.memo import ByIdentity
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 SCHEMA = "gate.results/v1"
@@ -194,41 +195,31 @@ def _encode(value: Any, level: int = 0) -> str:
     return text.replace("\n", "\n" + " " * level) if level else text
 
 
+def _constraints_text(constraints: tuple[ConstraintVerdict, ...]) -> str:
+    return _encode([_constraint_json(c) for c in constraints], 6)
+
+
+def _metadata_text(metadata: dict[str, object]) -> str:
+    return _encode(metadata, 6)
+
+
 def _runs_text(verdicts: list[RunVerdict]) -> Iterator[str]:
     if not verdicts:
         yield "[]"
         return
     field = "\n      "  # a run's keys, inside the results list, inside the document
-    constraints_text = _Memo(lambda constraints: _encode([_constraint_json(c) for c in constraints], 6))
-    metadata_text = _Memo(lambda metadata: _encode(metadata, 6))
+    shared: ByIdentity[str] = ByIdentity()  # the texts of the constraints and metadata runs share
     for index, verdict in enumerate(verdicts):
+        constraints, metadata = verdict.constraints, verdict.metadata
         # run_json's keys, sorted
         yield ("[\n    {" if index == 0 else ",\n    {") + field + f",{field}".join((
             f'"case_id": {_encode(verdict.case_id)}',
-            f'"constraints": {constraints_text(verdict.constraints)}',
+            f'"constraints": {shared.get(constraints, _constraints_text, constraints)}',
             f'"error": {_encode(verdict.error)}',
             f'"group": {_encode(verdict.group)}',
-            f'"metadata": {metadata_text(verdict.metadata)}',
+            f'"metadata": {shared.get(metadata, _metadata_text, metadata)}',
             f'"run": {verdict.run}',
             f'"status": {_encode(verdict.status.value)}',
             f'"unjudged": {verdict.unjudged}',
         )) + "\n    }"
     yield "\n  ]"
-
-
-class _Memo:
-    """The text of a value some runs share (a deterministic agent's repeats share one verdict's
-    constraints and, when they recorded the same, one metadata dict), made once per object. Each
-    object is kept with its text so that its id() cannot be reused meanwhile; at most 1,024 are."""
-
-    def __init__(self, encode: Callable[[Any], str]) -> None:
-        self._encode = encode
-        self._made: dict[int, tuple[object, str]] = {}
-
-    def __call__(self, value: Any) -> str:
-        found = self._made.get(id(value))
-        if found is None:
-            if len(self._made) >= 1024:
-                self._made.clear()
-            found = self._made[id(value)] = (value, self._encode(value))
-        return found[1]

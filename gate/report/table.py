@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from gate.memo import ByIdentity
 from gate.results import sort_verdicts
 from gate.sanitize import one_line
 from gate.verdict import RunVerdict, Status
@@ -33,20 +34,17 @@ _CHUNK = 2_000
 """Rows tabulated at a time: tabulate keeps several copies of every cell while it lays a table out."""
 
 
+def _cells(verdict: RunVerdict) -> list[str]:
+    """The status, rules and why of a run: what its constraints, status and error say."""
+    judged = [c for c in verdict.constraints if c.status is not Status.SKIPPED]
+    passed = sum(c.status is Status.PASS for c in judged)
+    return [_status(verdict), f"{passed}/{len(judged)}", _why(verdict)]
+
+
 def _rows(verdicts: Iterable[RunVerdict]) -> Iterator[list[str]]:
-    # A deterministic agent's repeats share one verdict's constraints: their cells are made once.
-    # The constraints are kept with their cells so that their id() is not reused meanwhile.
-    made: dict[tuple[int, Status, str | None], tuple[object, list[str]]] = {}
+    made: ByIdentity[list[str]] = ByIdentity(_CHUNK)  # repeats share their verdict's constraints
     for v in verdicts:
-        key = (id(v.constraints), v.status, v.error)
-        found = made.get(key)
-        if found is None:
-            if len(made) >= _CHUNK:
-                made.clear()
-            judged = [c for c in v.constraints if c.status is not Status.SKIPPED]
-            passed = sum(c.status is Status.PASS for c in judged)
-            found = made[key] = (v.constraints, [_status(v), f"{passed}/{len(judged)}", _why(v)])
-        yield [v.case_id, v.group, str(v.run), *found[1]]
+        yield [v.case_id, v.group, str(v.run), *made.get(v.constraints, _cells, v, (v.status, v.error))]
 
 
 def verdict_table(verdicts: Iterable[RunVerdict]) -> str:
