@@ -10,7 +10,7 @@ from gate.case import Case
 from gate.config import DecisionConfig, JunitConfig
 from gate.policy.regressions import PairDecision
 from gate.policy.thresholds import Finding
-from gate.results import results_document, results_head, results_text
+from gate.results import results_head, results_text
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.verdict import RunVerdict, Status
@@ -63,12 +63,9 @@ class GateReport:
         return {cid: {g: self.comparison.state(cid, g, status) for g, status in sorted(o.groups.items())}
                 for cid, o in sorted(self.metrics.cases.items())}
 
-    def document(self) -> dict[str, Any]:
-        """results.json (contract keys plus the baseline comparison, identity and shard)."""
-        return results_document(self._head(), self.verdicts)
-
     def document_text(self) -> Iterator[str]:
-        """results.json's text, a run at a time (the same bytes as ``dump_json(self.document())``)."""
+        """results.json's text (contract keys plus the baseline comparison, identity and shard), a run
+        at a time."""
         return results_text(self._head(), self.verdicts)
 
     def _head(self) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
@@ -41,8 +42,8 @@ def test_commit_and_run_link_on_actions(report_factory: Callable[..., GateReport
     report = report_factory({("B3-QC-01", "A"): "1. Bose\n2. Apple\n3. 华为"})
     lines = comment.render(report).splitlines()
     assert lines[4] == "commit `ffffffffffff` · [workflow run](https://github.com/acme/agent/actions/runs/7)"
-    assert report.document()["context"] == {"commit": "f" * 40,
-                                            "run_url": "https://github.com/acme/agent/actions/runs/7"}
+    assert json.loads("".join(report.document_text()))["context"] == {
+        "commit": "f" * 40, "run_url": "https://github.com/acme/agent/actions/runs/7"}
 
 
 def test_dimension_table_renders_as_a_table(mixed_report: GateReport) -> None:
