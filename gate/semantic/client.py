@@ -48,7 +48,7 @@ class JudgeClient:
         except GateError as exc:
             raise GateError(str(exc).replace("agent.headers", "judge.headers", 1)) from None
         self._policy = policy
-        self._client = new_client(config.timeout_s, config.concurrency)
+        self._client = new_client(config.timeout_s, config.concurrency, url=self._url)
         self._store = JsonStore(root / config.cache) if config.cache is not False and use_cache else None
 
     @property

@@ -25,7 +25,7 @@ class HttpAdapter:
         self._url = url
         self._headers = dict(headers)
         self._timeout = timeout_s
-        self._client = new_client(timeout_s, concurrency, transport)
+        self._client = new_client(timeout_s, concurrency, transport, url=url)
 
     def fingerprint(self, request: dict[str, Any]) -> Any:
         return self._url  # header values are credentials, not part of what the agent answers

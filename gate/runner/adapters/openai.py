@@ -146,7 +146,7 @@ class ChatAdapter:
         self._skills = load_skills(requests, root / agent.skills_dir)
         self._tools = load_tools(agent.tools, root)
         self._policy = policy
-        self._client = new_client(agent.timeout_s, agent.concurrency, transport)
+        self._client = new_client(agent.timeout_s, agent.concurrency, transport, url=self._url)
 
     def system_prompt(self, request: Mapping[str, Any]) -> str:
         """Active skills' text (group B), then the request's context as JSON."""
