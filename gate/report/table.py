@@ -30,8 +30,8 @@ def _status(verdict: RunVerdict) -> str:
 
 _HEADERS = ["case", "group", "run", "status", "rules", "why"]
 _ALIGN = ("left", "left", "right", "left", "left", "left")
-_CHUNK = 2_000
-"""Rows tabulated at a time: tabulate keeps several copies of every cell while it lays a table out."""
+_GAP = "  "
+"""What separates two columns in tabulate's "simple" format."""
 
 
 def _cells(verdict: RunVerdict) -> list[str]:
@@ -42,7 +42,7 @@ def _cells(verdict: RunVerdict) -> list[str]:
 
 
 def _rows(verdicts: Iterable[RunVerdict]) -> Iterator[list[str]]:
-    made: ByIdentity[list[str]] = ByIdentity(_CHUNK)  # repeats share their verdict's constraints
+    made: ByIdentity[list[str]] = ByIdentity(2_000)  # repeats share their verdict's constraints
     for v in verdicts:
         yield [v.case_id, v.group, str(v.run), *made.get(v.constraints, _cells, v, (v.status, v.error))]
 
@@ -50,14 +50,14 @@ def _rows(verdicts: Iterable[RunVerdict]) -> Iterator[list[str]]:
 def verdict_table(verdicts: Iterable[RunVerdict]) -> str:
     """One row per run: case, group, run, status, rule constraints passed, why it failed.
 
-    Laid out a chunk of rows at a time in the memory of one chunk, every chunk with the columns of
-    the whole table: each chunk carries a last row of the widest cells, which sets the widths and is
-    dropped from the text."""
+    tabulate lays out the header above one row of the widest cells, which fixes every column's
+    width; each run's row is then its cells padded to those widths as tabulate pads them (cells
+    stripped, lines right-trimmed). Laying out every row through tabulate cost most of a long
+    `gate eval` (a type sniffed and copies kept of each cell); tests check the two agree."""
     import tabulate as tabulating
 
     def layout(rows: list[list[str]]) -> list[str]:
-        # Every cell is text, the run number too: telling tabulate so skips its per-cell number
-        # sniffing, most of its time on a long table (and a case id such as "1e5" stays as written).
+        # Every cell is text, the run number too (a case id such as "1e5" stays as written).
         return tabulating.tabulate(rows, headers=_HEADERS, tablefmt="simple", disable_numparse=True,
                                    colalign=_ALIGN).split("\n")
 
@@ -68,12 +68,18 @@ def verdict_table(verdicts: Iterable[RunVerdict]) -> str:
     width: Callable[[str], int] = (
         tabulating.wcwidth.wcswidth if tabulating.WIDE_CHARS_MODE else len)  # type: ignore[attr-defined]
     widest = [""] * len(_HEADERS)
-    for row in _rows(ordered):
-        for column, cell in enumerate(row):
+    for row in _rows(ordered):  # twice over the runs, not every row held: a row costs little to make
+        for column, cell in enumerate(map(str.strip, row)):
             if width(cell) > width(widest[column]):
                 widest[column] = cell
-    lines: list[str] = []
-    for start in range(0, len(ordered), _CHUNK):
-        laid = layout([*_rows(ordered[start:start + _CHUNK]), widest])[:-1]
-        lines += laid if start == 0 else laid[2:]  # the header and its rule once
-    return "\n".join(lines)
+    header, rule, _ = layout([widest])
+    widths = [len(dashes) for dashes in rule.split(_GAP)]
+
+    def laid(row: list[str]) -> str:
+        cells = []
+        for cell, align, column_width in zip(map(str.strip, row), _ALIGN, widths):
+            pad = " " * (column_width - width(cell))
+            cells.append(pad + cell if align == "right" else cell + pad)
+        return _GAP.join(cells).rstrip()
+
+    return "\n".join([header, rule, *map(laid, _rows(ordered))])

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tabulate import tabulate
 
 from gate.report import table
@@ -33,18 +34,33 @@ def test_rows_sorted_with_the_run_number_right_aligned() -> None:
     assert first[column_end - 1] == "2" and second[column_end - 2:column_end] == "10"
 
 
-def test_a_table_laid_out_in_chunks_is_the_table_laid_out_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+def _whole(runs: list[RunVerdict]) -> str:
+    """The table as tabulate lays it out with every row: what the padded rows must equal."""
+    return tabulate(list(table._rows(sort_verdicts(runs))), headers=table._HEADERS, tablefmt="simple",
+                    disable_numparse=True, colalign=table._ALIGN)
+
+
+def test_rows_padded_to_the_widest_cells_are_the_table_tabulate_lays_out() -> None:
     runs = [run(case_id, number, status, detail)
             for number, (case_id, status, detail) in enumerate([
                 ("B3-QC-01", Status.PASS, ""), ("X-CD-02", Status.FAIL, "列表 2 项，要求 3 项"),
                 ("B3-PC-10", Status.FAIL, "found 'Sony' (alias of sony)"), ("a", Status.ERROR, "budget exceeded"),
                 ("B3-QC-01", Status.PASS, ""), ("long-case-id-of-the-set", Status.SKIPPED, ""), ("b", Status.PASS, ""),
+                ("e", Status.FAIL, "  leading and trailing  "), ("é-combining", Status.FAIL, "🙂 emoji 👍🏽 and ｆｕｌｌ"),
             ])]
     runs.append(RunVerdict(case_id="c", group="B", run=123456, status=Status.ERROR, error="agent timed out after 60 s"))
-    whole = tabulate(list(table._rows(sort_verdicts(runs))), headers=table._HEADERS, tablefmt="simple",
-                     disable_numparse=True, colalign=table._ALIGN)
-    monkeypatch.setattr(table, "_CHUNK", 3)  # the widest cells are in other chunks than most rows
-    assert verdict_table(runs) == whole
+    assert verdict_table(runs) == _whole(runs)
+
+
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.text(alphabet=" aB3-_中é", min_size=1, max_size=12), st.integers(0, 10**6),
+                          st.sampled_from(list(Status)), _TEXT), max_size=12))
+def test_any_table_is_the_one_tabulate_lays_out(rows: list[tuple[str, int, Status, str]]) -> None:
+    runs = [run(case_id, number, status, detail) for case_id, number, status, detail in rows]
+    assert verdict_table(runs) == _whole(runs)
 
 
 def test_no_runs_is_the_header_alone() -> None:
