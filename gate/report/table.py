@@ -77,7 +77,7 @@ def verdict_table(verdicts: Iterable[RunVerdict]) -> str:
 
     def laid(row: list[str]) -> str:
         cells = []
-        for cell, align, column_width in zip(map(str.strip, row), _ALIGN, widths):
+        for cell, align, column_width in zip(map(str.strip, row), _ALIGN, widths, strict=True):
             pad = " " * (column_width - width(cell))
             cells.append(pad + cell if align == "right" else cell + pad)
         return _GAP.join(cells).rstrip()
