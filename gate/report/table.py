@@ -32,6 +32,8 @@ _HEADERS = ["case", "group", "run", "status", "rules", "why"]
 _ALIGN = ("left", "left", "right", "left", "left", "left")
 _GAP = "  "
 """What separates two columns in tabulate's "simple" format."""
+_REMEMBERED = 2_000
+"""Verdicts whose cells are kept for the repeats that share their constraints."""
 
 
 def _cells(verdict: RunVerdict) -> list[str]:
@@ -42,7 +44,7 @@ def _cells(verdict: RunVerdict) -> list[str]:
 
 
 def _rows(verdicts: Iterable[RunVerdict]) -> Iterator[list[str]]:
-    made: ByIdentity[list[str]] = ByIdentity(2_000)  # repeats share their verdict's constraints
+    made: ByIdentity[list[str]] = ByIdentity(_REMEMBERED)  # repeats share their verdict's constraints
     for v in verdicts:
         yield [v.case_id, v.group, str(v.run), *made.get(v.constraints, _cells, v, (v.status, v.error))]
 
