@@ -280,6 +280,13 @@ def test_each_adapter_has_its_own_settings_and_errors_name_them(tmp_path: Path, 
     assert str(info.value) == f"{tmp_path}/{message}"
 
 
+@pytest.fixture
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No proxy in the environment, whatever the machine running the tests sets."""
+    for name in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+
+
 def _verify_of(monkeypatch: pytest.MonkeyPatch, url: str) -> object:
     """The ``verify`` the client for ``url`` is built with."""
     seen: dict[str, object] = {}
@@ -294,22 +301,20 @@ def _verify_of(monkeypatch: pytest.MonkeyPatch, url: str) -> object:
     return seen["verify"]
 
 
+@pytest.mark.usefixtures("no_proxy")
 def test_a_plain_http_agent_loads_no_ca_bundle_and_tls_through_it_fails_closed(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-        monkeypatch.delenv(name, raising=False)
     verify = _verify_of(monkeypatch, "http://127.0.0.1:8080/run")
     assert isinstance(verify, ssl.SSLContext)
     assert verify.cert_store_stats()["x509_ca"] == 0  # trusts nothing: never an unverified connection
     assert verify.verify_mode is ssl.CERT_REQUIRED and verify.check_hostname
 
 
+@pytest.mark.usefixtures("no_proxy")
 @pytest.mark.parametrize(("url", "proxy"), [("https://agent.example/run", None),
                                             ("http://agent.example/run", "https://proxy.example:3128")])
 def test_tls_or_a_proxy_keeps_the_default_verification(monkeypatch: pytest.MonkeyPatch, url: str,
                                                       proxy: str | None) -> None:
-    for name in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-        monkeypatch.delenv(name, raising=False)
     if proxy is not None:
         monkeypatch.setenv("HTTP_PROXY", proxy)
     assert _verify_of(monkeypatch, url) is True
