@@ -45,9 +45,12 @@ class Budget:
             raise BudgetExceeded
         self._armed = True
         try:
-            return function()
+            result = function()
         finally:
             self._armed = False
+        if self.fired:  # the timer's exception was swallowed: raised in a gc callback or a __del__
+            raise BudgetExceeded
+        return result
 
     def _alarm(self, _signum: int, _frame: Any) -> None:
         self.fired = True

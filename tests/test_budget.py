@@ -3,6 +3,7 @@ an error naming it and the budget, the constraints after it are not started, and
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import sys
@@ -18,6 +19,7 @@ from casefiles import case_yaml
 from click.testing import CliRunner
 
 from gate import budget as budget_mod
+from gate.budget import Budget, BudgetExceeded
 from gate.case import Case
 from gate.checkers import REGISTRY
 from gate.checkers.base import Checker
@@ -106,6 +108,21 @@ def test_off_the_main_thread_the_budget_is_checked_between_constraints(monkeypat
     (verdict,) = found
     assert [c.status for c in verdict.constraints] == [Status.PASS, Status.ERROR]
     assert "was spent before this constraint" in verdict.constraints[1].detail
+
+
+def test_a_timer_that_fires_where_its_exception_is_swallowed_still_ends_the_checker() -> None:
+    """The alarm can land in a gc callback or a __del__, where Python ignores what is raised: the
+    checker then returns normally, and the spent budget must still make it an error."""
+    budget = Budget(60)
+
+    def checker_whose_alarm_lands_in_a_gc_callback() -> str:
+        with contextlib.suppress(BudgetExceeded):  # what Python does with an exception in a gc callback
+            budget._alarm(signal.SIGALRM, None)
+        return "verdict"
+
+    with pytest.raises(BudgetExceeded):
+        budget.run(checker_whose_alarm_lands_in_a_gc_callback)
+    assert budget.spent
 
 
 def test_no_budget_means_no_limit() -> None:
