@@ -10,6 +10,7 @@ analysers use must run in linear time.
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 import time
@@ -18,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 DEFAULT_BUDGET_S = 5.0
+_RETRY_S = 0.001
 
 T = TypeVar("T")
 
@@ -33,6 +35,7 @@ class Budget:
         self.seconds = seconds
         self._deadline = None if seconds is None else time.monotonic() + seconds
         self._armed = False  # only code run through :meth:`run` may be interrupted
+        self._collecting = False  # inside a garbage collection, where a raised exception is lost
         self.fired = False
 
     @property
@@ -52,14 +55,37 @@ class Budget:
             raise BudgetExceeded
         return result
 
-    def _alarm(self, _signum: int, _frame: Any) -> None:
+    def _alarm(self, _signum: int, frame: Any) -> None:
         self.fired = True
-        if self._armed:
-            self._armed = False
-            raise BudgetExceeded
+        if not self._armed:
+            return
+        if self._collecting or _in_finalizer(frame):
+            # Python would print and drop the exception here (a gc callback, a finalizer): try
+            # again a moment later, back in the checker; run() still ends it if it returns first.
+            signal.setitimer(signal.ITIMER_REAL, _RETRY_S)
+            return
+        self._armed = False
+        raise BudgetExceeded
+
+    def _collection_starts(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._collecting = True
+
+    def _collection_stops(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "stop":
+            self._collecting = False
 
     def describe(self) -> str:
         return "no limit" if self.seconds is None else f"{self.seconds:g} s"
+
+
+def _in_finalizer(frame: Any) -> bool:
+    """Whether the interrupted code runs under a ``__del__`` called from inside :meth:`Budget.run`."""
+    while frame is not None and frame.f_code is not Budget.run.__code__:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _can_preempt() -> bool:
@@ -79,9 +105,14 @@ def enforced(seconds: float | None) -> Iterator[Budget]:
         yield budget
         return
     previous = signal.signal(signal.SIGALRM, budget._alarm)
+    # First and last of the gc callbacks, so the window covers every other callback and finalizer.
+    gc.callbacks.insert(0, budget._collection_starts)
+    gc.callbacks.append(budget._collection_stops)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield budget
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        gc.callbacks.remove(budget._collection_starts)
+        gc.callbacks.remove(budget._collection_stops)

@@ -4,6 +4,7 @@ an error naming it and the budget, the constraints after it are not started, and
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import signal
 import sys
@@ -123,6 +124,58 @@ def test_a_timer_that_fires_where_its_exception_is_swallowed_still_ends_the_chec
     with pytest.raises(BudgetExceeded):
         budget.run(checker_whose_alarm_lands_in_a_gc_callback)
     assert budget.spent
+
+
+def _spin(seconds: float) -> None:
+    """Busy Python code the timer can interrupt (a sleep would be cut short by the signal)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pass
+
+
+def test_an_alarm_due_inside_a_garbage_collection_waits_for_it_to_end_and_nothing_is_lost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another library's gc callback (Hypothesis installs one) can be what runs when the timer is
+    due; raised there, the exception would be printed as ignored and the checker would run on."""
+    unraisable: list[Any] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+
+    def slow_gc_callback(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            _spin(0.05)
+
+    def checker_that_collects() -> None:
+        gc.collect()  # the budget is spent inside the slow callback
+        _spin(1.0)
+
+    gc.callbacks.append(slow_gc_callback)
+    try:
+        with budget_mod.enforced(0.01) as budget, pytest.raises(BudgetExceeded):
+            budget.run(checker_that_collects)
+    finally:
+        gc.callbacks.remove(slow_gc_callback)
+    assert unraisable == []
+    assert slow_gc_callback not in gc.callbacks and not any(
+        getattr(callback, "__self__", None) is budget for callback in gc.callbacks
+    )
+
+
+def test_an_alarm_due_in_a_finalizer_waits_for_it_to_return(monkeypatch: pytest.MonkeyPatch) -> None:
+    unraisable: list[Any] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+
+    class SlowToFinalize:
+        def __del__(self) -> None:
+            _spin(0.05)
+
+    def checker_that_drops_an_object() -> None:
+        SlowToFinalize()  # dropped at once: __del__ runs while the budget runs out
+        _spin(1.0)
+
+    with budget_mod.enforced(0.01) as budget, pytest.raises(BudgetExceeded):
+        budget.run(checker_that_drops_an_object)
+    assert unraisable == []
 
 
 def test_no_budget_means_no_limit() -> None:
