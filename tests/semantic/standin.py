@@ -1,5 +1,7 @@
-"""A stand-in OpenAI-compatible judge on 127.0.0.1: it reads the prompt `gate judge` sends and replies
-as a test scripts it — valid JSON, prose, broken JSON, errors, stalls."""
+"""A stand-in OpenAI-compatible judge: it reads the prompt `gate judge` sends and replies as a test
+scripts it — valid JSON, prose, broken JSON, errors, stalls. Behind a real server on 127.0.0.1
+(``judge_server``) where the test is about the network (stalls, timeouts, a port in the cache key),
+through an httpx.MockTransport (``judge_mocked``) where it is about what is asked and answered."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
-from tests.runner.loopback import Reply, Seen, Server, serve
+from tests.runner.loopback import Mocked, Reply, Seen, Server, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 _BLOCK = re.compile(r"<<<DATA (?P<name>[A-Z0-9-]+) (?P<nonce>[0-9a-f]{12})>>>\n(?P<body>.*?)\n<<<END (?P=name) (?P=nonce)>>>",
@@ -59,6 +62,19 @@ def judge_server(script: Script, port: int = 0) -> Iterator[Server]:
     """Serve ``script(asked, request index)`` as the judge endpoint (on ``port``, or any free one)."""
     with serve(lambda seen, index: script(asked(seen), index), port) as server:
         yield server
+
+
+@contextmanager
+def judge_mocked(script: Script) -> Iterator[Mocked]:
+    """``judge_server``'s face with no socket and no thread: the judge client `gate judge` builds posts
+    through an httpx.MockTransport serving ``script``."""
+    from gate.semantic import client
+
+    endpoint = Mocked(lambda seen, index: script(asked(seen), index))
+    real = client.new_client
+    with mock.patch.object(client, "new_client",
+                           lambda *args, **kwargs: real(*args, **{**kwargs, "transport": endpoint.transport})):
+        yield endpoint
 
 
 def config_text(url: str, *, extra: str = "", agent: str | None = None, cases: str | None = None,

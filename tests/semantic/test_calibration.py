@@ -14,7 +14,7 @@ from gate.loader import load_cases
 from gate.semantic.rubrics import example_trajectory, expected_status, rubrics_of
 from gate.verdict import Status
 from tests.runner.loopback import Reply
-from tests.semantic.standin import ROOT, Asked, config_text, judge_server, verdict
+from tests.semantic.standin import ROOT, Asked, config_text, judge_mocked, verdict
 
 WRONG = "B3-AC-03"
 """The case whose rubric the stand-in judge gets wrong: it passes every tone."""
@@ -47,7 +47,7 @@ def test_calibration_reports_agreement_and_flags_the_rubric_the_judge_gets_wrong
             return verdict(True, "sounds fine")
         return verdict(labels[(rubric, asked.answer)] is Status.PASS, "as labelled")
 
-    with judge_server(oracle) as server:
+    with judge_mocked(oracle) as server:
         (tmp_path / "gate.yaml").write_text(config_text(server.url), encoding="utf-8")
         result = CliRunner().invoke(main, ["judge", "--calibrate", "--samples", "1", "--config",
                                            str(tmp_path / "gate.yaml"), "--out", str(tmp_path / "out")])
@@ -71,7 +71,7 @@ def test_calibration_reports_agreement_and_flags_the_rubric_the_judge_gets_wrong
 
 
 def test_fail_under_reads_the_agreement(tmp_path: Path) -> None:
-    with judge_server(lambda asked, index: verdict(True)) as server:
+    with judge_mocked(lambda asked, index: verdict(True)) as server:
         (tmp_path / "gate.yaml").write_text(config_text(server.url), encoding="utf-8")
         result = CliRunner().invoke(main, ["judge", "--calibrate", "--samples", "1", "--case", "B3-FC-04",
                                            "--fail-under", "0.9", "--config", str(tmp_path / "gate.yaml"),
@@ -90,7 +90,7 @@ def test_an_example_that_does_not_decide_a_rubric_is_counted_as_undetermined(tmp
 
     monkeypatch.chdir(tmp_path)
     write_cases(tmp_path)
-    with judge_server(lambda asked, index: verdict(asked.answer != ANSWERS["cold"])) as server:
+    with judge_mocked(lambda asked, index: verdict(asked.answer != ANSWERS["cold"])) as server:
         (tmp_path / "gate.yaml").write_text(config_text(server.url, cases="cases"), encoding="utf-8")
         result = CliRunner().invoke(main, ["judge", "--calibrate"])
     assert result.exit_code == 0, result.output
@@ -108,7 +108,7 @@ def test_calibrating_against_an_endpoint_that_is_down_exits_4(tmp_path: Path, mo
 
     monkeypatch.chdir(tmp_path)
     write_cases(tmp_path)
-    with judge_server(lambda asked, index: Reply(status=500, body={})) as server:
+    with judge_mocked(lambda asked, index: Reply(status=500, body={})) as server:
         (tmp_path / "gate.yaml").write_text(config_text(server.url, cases="cases", judge_extra="  retries: 0\n"),
                                             encoding="utf-8")
         result = CliRunner().invoke(main, ["judge", "--calibrate", "--samples", "1"])

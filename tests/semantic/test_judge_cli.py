@@ -19,7 +19,7 @@ from gate.records import read_trajectories
 from gate.semantic.rubrics import rubrics_of
 from tests.runner.loopback import Reply
 from tests.semantic.cases import ANSWERS, write_cases
-from tests.semantic.standin import ROOT, Asked, chat, config_text, judge_server, verdict
+from tests.semantic.standin import ROOT, Asked, chat, config_text, judge_mocked, judge_server, verdict
 
 RECORDING = ROOT / "examples" / "trajectories.jsonl"
 
@@ -43,7 +43,7 @@ def test_every_rubric_of_the_demo_recording_gets_a_verdict_with_votes_and_reason
     def script(asked: Asked, index: int) -> Reply:
         return verdict("剩下两天" not in asked.answer, f"judged answer of {len(asked.answer)} chars")
 
-    with judge_server(script) as server:
+    with judge_mocked(script) as server:
         (tmp_path / "gate.yaml").write_text(config_text(server.url), encoding="utf-8")
         result = run("judge", "--config", str(tmp_path / "gate.yaml"), "--trajectories", str(RECORDING),
                      "--out", str(tmp_path / "out"))
@@ -87,8 +87,12 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def judged(project: Path, script: Callable[[Asked, int], Reply], answers: dict[str, str], *args: str,
-           judge_extra: str = "", cache: str = "false", port: int = 0) -> tuple[Result, dict[str, Any], int]:
-    with judge_server(script, port) as server:
+           judge_extra: str = "", cache: str = "false", port: int | None = None,
+           network: bool = False) -> tuple[Result, dict[str, Any], int]:
+    """`gate judge` on ``answers`` against ``script``: through a real server on 127.0.0.1 when the test is
+    about the network (``network``, or a fixed ``port``), through a MockTransport otherwise."""
+    endpoint = judge_server(script, port or 0) if network or port is not None else judge_mocked(script)
+    with endpoint as server:
         (project / "gate.yaml").write_text(config_text(server.url, cases="cases", judge_extra=judge_extra, cache=cache),
                                            encoding="utf-8")
         result = run("judge", "--trajectories", str(_records(project / "runs.jsonl", answers)), *args)
@@ -155,7 +159,8 @@ def _faulty(asked: Asked, index: int) -> Reply:
 
 
 def test_bad_replies_and_endpoint_failures_end_as_recorded_judge_errors(project: Path) -> None:
-    result, document, _ = judged(project, _faulty, MARKED, judge_extra="  retries: 1\n  timeout_s: 0.5\n")
+    result, document, _ = judged(project, _faulty, MARKED, judge_extra="  retries: 1\n  timeout_s: 0.5\n",
+                                 network=True)
     assert result.exit_code == 0, result.output
     found = {name: _by_run(document)[run] for run, name in enumerate(MARKED)}
     details = {name: record["rubrics"][0]["samples"][0]["error"] or "" for name, record in found.items()}
@@ -269,7 +274,7 @@ def test_runs_are_collected_from_the_agent_when_none_are_given(project: Path) ->
     records = [json.dumps({"case_id": "B3-QC-09", "group": g, "run": 0, "final_answer": ANSWERS["good"]}) for g in "AB"]
     (project / "replay.jsonl").write_text("\n".join(records) + "\n", encoding="utf-8")
     agent = f"  adapter: replay\n  trajectories: {project / 'replay.jsonl'}\n"
-    with judge_server(lambda asked, index: verdict(True)) as server:
+    with judge_mocked(lambda asked, index: verdict(True)) as server:
         (project / "gate.yaml").write_text(config_text(server.url, cases="cases", agent=agent).split("judge:")[0],
                                            encoding="utf-8")  # no judge: section — the command line names it
         tagged = run("judge", "--tag", "nightly", "--url", f"{server.url}/v1", "--model", "stand-in")
@@ -295,7 +300,7 @@ def test_a_stop_while_judging_still_writes_every_report_and_exits_130(project: P
         return verdict(True)
 
     result, document, _ = judged(project, script, {"good": ANSWERS["good"], "cold": ANSWERS["cold"]},
-                                 judge_extra="  concurrency: 1\n")
+                                 judge_extra="  concurrency: 1\n", network=True)
     assert result.exit_code == 130, result.output
     assert document["interrupted"] is True
     assert len(document["constraints"]) < 4  # runs the stop left half-judged are not reported as judged

@@ -14,7 +14,7 @@ from gate.cli import main
 from gate.trajectory import Trajectory
 from tests.runner.loopback import Reply
 from tests.semantic.cases import ANSWERS, write_cases
-from tests.semantic.standin import Asked, config_text, judge_server, verdict
+from tests.semantic.standin import Asked, config_text, judge_mocked, verdict
 
 POINT = "decision: {mode: point}\n"  # one run decides, so the judge's verdict alone moves the exit code
 
@@ -33,7 +33,7 @@ def _check(project: Path, gate: bool) -> tuple[int, int, dict[str, Any], str]:
     def script(asked: Asked, index: int) -> Reply:
         return verdict(asked.answer != ANSWERS["cold"], "命令口吻" if asked.answer == ANSWERS["cold"] else "友好")
 
-    with judge_server(script) as server:
+    with judge_mocked(script) as server:
         agent = f"  adapter: replay\n  trajectories: {project / 'runs.jsonl'}\n"
         (project / "gate.yaml").write_text(
             config_text(server.url, cases="cases", agent=agent, judge_extra=f"  gate: {str(gate).lower()}\n",
@@ -68,7 +68,7 @@ def test_with_judge_gate_the_judges_verdicts_count_and_say_whose_they_are(projec
 
 def test_the_judge_reads_the_runs_of_a_check_from_its_results(project: Path) -> None:
     _check(project, gate=False)  # writes results.json and trajectories.jsonl
-    with judge_server(lambda asked, index: verdict(True)) as server:
+    with judge_mocked(lambda asked, index: verdict(True)) as server:
         result = CliRunner().invoke(main, ["judge", "--results", "gate-results/results.json", "--url",
                                            f"{server.url}/v1", "--model", "stand-in", "--samples", "1"])
     assert result.exit_code == 0, result.output

@@ -17,7 +17,7 @@ from gate.loader import load_cases
 from gate.semantic.reviews import Review, append_review, load_reviews
 from gate.trajectory import Trajectory
 from tests.semantic.cases import ANSWERS, write_cases
-from tests.semantic.standin import config_text, judge_server, verdict
+from tests.semantic.standin import config_text, judge_mocked, verdict
 
 DIGEST = "sha256:" + "ab" * 32
 
@@ -151,7 +151,7 @@ def test_review_set_refuses_what_does_not_exist(project: Path, args: list[str], 
 
 
 def _queue(project: Path) -> None:
-    with judge_server(lambda asked, index: verdict(asked.seed != 2, "命令口吻" if asked.seed == 2 else "友好")) as server:
+    with judge_mocked(lambda asked, index: verdict(asked.seed != 2, "命令口吻" if asked.seed == 2 else "友好")) as server:
         (project / "gate.yaml").write_text(config_text(server.url, cases="cases"), encoding="utf-8")
         result = invoke("judge", "--trajectories", "runs.jsonl")
     assert result.exit_code == 0, result.output
