@@ -6,21 +6,16 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
 
-from gate.agent_config import AgentConfig, CommandAgent
 from gate.checkers import REGISTRY
-from gate.runner import engine
-from gate.runner.base import Adapter
-from gate.runner.retry import RetryPolicy
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome
-from tests.demo_inprocess import InProcessDemo, runs_the_demo
+from tests.demo_inprocess import answer_demo_in_process
 
 # Hypothesis: `ci` (CI, or HYPOTHESIS_PROFILE=ci) draws the full 100 examples a property; `dev` a
 # quick 20 while developing. The properties are the same; only how hard each is searched differs.
@@ -75,14 +70,5 @@ def judge() -> Judge:
 @pytest.fixture(autouse=True)
 def demo_in_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """The demo agent answers in this process unless the test is ``e2e`` (one real subprocess per call)."""
-    if request.node.get_closest_marker("e2e") is not None:
-        return
-    real = engine.build_adapter
-
-    def build(agent: AgentConfig, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy,
-              transport: Any = None) -> Adapter:
-        if isinstance(agent, CommandAgent) and runs_the_demo(agent, root):
-            return InProcessDemo(agent.command)
-        return real(agent, root, requests, policy, transport)
-
-    monkeypatch.setattr(engine, "build_adapter", build)
+    if request.node.get_closest_marker("e2e") is None:
+        answer_demo_in_process(monkeypatch)

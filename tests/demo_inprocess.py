@@ -13,8 +13,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from gate.agent_config import CommandAgent
-from gate.runner.base import AgentError, parse_json_object
+import pytest
+
+from gate.agent_config import AgentConfig, CommandAgent
+from gate.runner import engine
+from gate.runner.base import Adapter, AgentError, parse_json_object
+from gate.runner.retry import RetryPolicy
 
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo_agent.py"
 
@@ -68,3 +72,17 @@ class InProcessDemo:
 
     async def aclose(self) -> None:
         return None
+
+
+def answer_demo_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For ``monkeypatch``'s life, the command adapter pointed at the demo agent answers in this
+    process instead of one interpreter per call."""
+    real = engine.build_adapter
+
+    def build(agent: AgentConfig, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy,
+              transport: Any = None) -> Adapter:
+        if isinstance(agent, CommandAgent) and runs_the_demo(agent, root):
+            return InProcessDemo(agent.command)
+        return real(agent, root, requests, policy, transport)
+
+    monkeypatch.setattr(engine, "build_adapter", build)

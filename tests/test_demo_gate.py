@@ -1,8 +1,12 @@
-"""The repository's own gate: the demo agent passes against the committed baseline, a broken case fails it."""
+"""The repository's own gate: the demo agent passes against the committed baseline, a broken case fails it.
+
+The demo answers in this process (tests/demo_inprocess.py, the same bytes as the script); one shard
+goes through the real command adapter, an interpreter per call, and must give the same verdicts."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
@@ -13,17 +17,40 @@ from click.testing import CliRunner
 from gate.cli import main
 from gate.github.annotations import annotations
 from gate.results import ResultsFile
+from tests.demo_inprocess import answer_demo_in_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+def _run_locally(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     monkeypatch.delenv("GATE_DEMO_BREAK", raising=False)
     for name in ("GITHUB_SHA", "GITHUB_RUN_ID", "GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH"):  # reports as run locally
         monkeypatch.delenv(name, raising=False)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    _run_locally(monkeypatch)
+
+
+@dataclass(frozen=True)
+class Checked:
+    out_dir: Path
+    code: int
+    output: str
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory: pytest.TempPathFactory) -> Checked:
+    """`gate check` over the whole demo, the agent in process: the run several tests read."""
+    out = tmp_path_factory.mktemp("whole")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _run_locally(monkeypatch)
+        answer_demo_in_process(monkeypatch)
+        code, output = check(out)
+    return Checked(out, code, output)
 
 
 def check(out: Path, *extra: str) -> tuple[int, str]:
@@ -36,9 +63,8 @@ def verdicts(path: Path) -> list[tuple[str, str, int, str]]:
     return [(r["case_id"], r["group"], r["run"], r["status"]) for r in document["results"]]
 
 
-@pytest.mark.e2e  # the one demo check through the real command adapter: an interpreter per call
-def test_the_demo_gate_passes_against_the_committed_baseline(tmp_path: Path) -> None:
-    code, out = check(tmp_path)
+def test_the_demo_gate_passes_against_the_committed_baseline(whole: Checked) -> None:
+    tmp_path, code, out = whole.out_dir, whole.code, whole.output
     assert code == 0, out
     assert "[warning] the baseline was recorded on a different case set" not in out
     assert {p.name for p in tmp_path.iterdir()} >= {"results.json", "junit.xml", "comment.md"}
@@ -98,12 +124,32 @@ def _matches_the_docs(comment: Path, example: str) -> None:
     assert comment.read_text(encoding="utf-8") == target.read_text(encoding="utf-8"), f"docs/examples/{example} is stale"
 
 
-def test_four_shards_merge_to_the_single_run(tmp_path: Path) -> None:
-    assert check(tmp_path / "whole")[0] == 0
+@pytest.mark.e2e  # the one demo check through the real command adapter: an interpreter per call
+def test_the_real_command_adapter_gives_the_verdicts_of_the_demo_in_process(tmp_path: Path, whole: Checked) -> None:
+    code, out = check(tmp_path, "--shard", "1/4")
+    assert code == 0, out
+    shard = verdicts(tmp_path / "results.json")
+    cases = {case for case, *_ in shard}
+    assert len(cases) >= 10
+    assert shard == [v for v in verdicts(whole.out_dir / "results.json") if v[0] in cases]
+    answers = [json.loads(line) for line in (tmp_path / "trajectories.jsonl").read_text(encoding="utf-8").splitlines()]
+    in_process = [json.loads(line) for line in (whole.out_dir / "trajectories.jsonl").read_text(encoding="utf-8")
+                  .splitlines()]
+    assert [_without_latency(a) for a in answers] == [_without_latency(a) for a in in_process if a["case_id"] in cases]
+
+
+def _without_latency(record: dict[str, object]) -> dict[str, object]:
+    metadata = record["metadata"]
+    assert isinstance(metadata, dict)
+    return {**record, "metadata": {k: v for k, v in metadata.items() if k != "latency_ms"}}
+
+
+def test_four_shards_merge_to_the_single_run(tmp_path: Path, whole: Checked) -> None:
+    assert whole.code == 0
     for k in range(1, 5):
         assert check(tmp_path / f"shard-{k}", "--shard", f"{k}/4")[0] == 0
     files = [str(tmp_path / f"shard-{k}" / "results.json") for k in range(1, 5)]
     result = CliRunner().invoke(main, ["merge", *files, "--out-dir", str(tmp_path / "merged")], catch_exceptions=False)
     assert result.exit_code == 0, result.stdout
-    assert verdicts(tmp_path / "merged" / "results.json") == verdicts(tmp_path / "whole" / "results.json")
-    assert (tmp_path / "merged" / "comment.md").read_bytes() == (tmp_path / "whole" / "comment.md").read_bytes()
+    assert verdicts(tmp_path / "merged" / "results.json") == verdicts(whole.out_dir / "results.json")
+    assert (tmp_path / "merged" / "comment.md").read_bytes() == (whole.out_dir / "comment.md").read_bytes()
