@@ -1,10 +1,9 @@
-"""`gate check`, `gate baseline update` and `gate merge` end to end, through the real CLI."""
+"""`gate check`, `gate baseline update` and `gate merge` end to end, through the real CLI; the agent
+(stub_agent.py) answers in process through the python adapter."""
 
 from __future__ import annotations
 
 import json
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -12,18 +11,6 @@ from click.testing import CliRunner
 
 from gate.cli import main
 from tests.casefiles import case_yaml
-
-AGENT = textwrap.dedent('''\
-    import json, os, sys
-    request = json.load(sys.stdin)
-    broken = os.environ.get("BREAK", "").split(",")
-    answers = {"推荐 3 款降噪耳机": "1. Bose\\n2. Apple\\n3. 华为", "推荐 2 款跑鞋": "1. 亚瑟士\\n2. 索康尼"}
-    answer = answers[request["messages"][-1]["content"]]
-    if request["case_id"] in broken and request["group"] in os.environ.get("BREAK_GROUPS", "AB"):
-        answer += "\\n9. 多余的一款"
-    json.dump({"case_id": request["case_id"], "group": request["group"], "run": request["run"],
-               "final_answer": answer, "tool_calls": []}, sys.stdout, ensure_ascii=False)
-''')
 
 GROUPS = "A: {skill_enabled: false}\nB: {skill_enabled: true, active_skills: [s]}"
 
@@ -36,7 +23,6 @@ def _case(case_id: str, dimension: str, message: str, n: int, good: str) -> str:
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
     cases = tmp_path / "cases" / "b3"
     cases.mkdir(parents=True)
     specs = [("B3-QC-01", "QC", "推荐 3 款降噪耳机", 3, "1. a\n2. b\n3. c"),
@@ -46,7 +32,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for spec in specs:
         (cases / f"{spec[0]}.yaml").write_text(_case(*spec), encoding="utf-8")
     config = {"cases": {"path": "cases", "tags": ["golden"]},
-              "agent": {"adapter": "command", "command": [sys.executable, "agent.py"], "cache": False, "concurrency": 4},
+              "agent": {"adapter": "python", "function": "tests.commands.stub_agent:answer", "cache": False,
+                        "concurrency": 4},
               "baseline": "baselines/main.json", "out_dir": "gate-results"}
     (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     return tmp_path
