@@ -68,8 +68,8 @@ def test_gate_eval_stopped_while_judging_writes_what_it_judged(project: Path, si
     records = [{"case_id": "B3-QC-01", "group": "A", "run": run, "final_answer": "[" * 300_000 + f" {run}"}
                for run in range(RECORDS)]
     (project / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    proc = _gate(project, "eval", "--trajectories", "runs.jsonl", "--json", "out/results.json", "--budget", "1")
-    code, stderr, took = _stop_after(proc, 2.0, signum)  # start-up, then a record or more of the 12 s of judging
+    proc = _gate(project, "eval", "--trajectories", "runs.jsonl", "--json", "out/results.json", "--budget", "0.3")
+    code, stderr, took = _stop_after(proc, 1.2, signum)  # start-up, then a record or more of the 3.6 s of judging
     assert code == 130, stderr
     assert took < 3  # one record's budget, then the reports
     assert "Traceback" not in stderr
@@ -84,10 +84,10 @@ def test_gate_check_stopped_while_judging_writes_interrupted_reports(project: Pa
     config = {"agent": {"adapter": "command", "command": [sys.executable, "agent.py"], "cache": False,
                         "retries": 0, "concurrency": 1},
               "groups": ["A"], "repeats": RECORDS, "baseline": "none.json", "out_dir": "out",
-              "judging": {"budget_s": 1}}
+              "judging": {"budget_s": 0.3}}
     (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     proc = _gate(project, "check")
-    code, stderr, took = _stop_after(proc, 2.0, signal.SIGTERM)
+    code, stderr, took = _stop_after(proc, 1.2, signal.SIGTERM)
     assert code == 130, stderr
     assert took < 4
     assert "Traceback" not in stderr
