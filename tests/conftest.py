@@ -3,6 +3,7 @@ in process (tests marked ``e2e`` run it as the real subprocess)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
@@ -18,9 +19,9 @@ from gate.verdict import Outcome
 from tests.demo_inprocess import answer_demo_in_process
 
 # Hypothesis: `ci` (CI, or HYPOTHESIS_PROFILE=ci) draws the full 100 examples a property; `dev` a
-# quick 20 while developing. The properties are the same; only how hard each is searched differs.
+# quick 10 while developing. The properties are the same; only how hard each is searched differs.
 settings.register_profile("ci", max_examples=100, deadline=None)
-settings.register_profile("dev", max_examples=20, deadline=None)
+settings.register_profile("dev", max_examples=10, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 # A suite started in the background (`pytest &`, nohup) inherits an ignored SIGINT, which the gate
@@ -28,6 +29,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 # signal is reset to its default in the gates the tests start, an ignored one would stay ignored).
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What imports and collection built lives as long as the session: frozen, the collector's full
+    passes stop walking it again and again (about a second of each worker's run)."""
+    gc.collect()
+    gc.freeze()
+
 
 SubjectFactory = Callable[..., Subject]
 Judge = Callable[..., Outcome]

@@ -44,7 +44,8 @@ def _case() -> dict[str, Any]:
 
 def test_every_case_file_and_gate_yaml_satisfy_their_schemas() -> None:
     for path in sorted((ROOT / "cases").rglob("*.yaml")):
-        assert _errors("case", yaml.safe_load(path.read_text(encoding="utf-8"))) == [], path
+        case = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)  # C: the pure-Python one is 8× slower
+        assert _errors("case", case) == [], path
     assert _errors("config", yaml.safe_load((ROOT / "gate.yaml").read_text(encoding="utf-8"))) == []
 
 
