@@ -1,9 +1,21 @@
 """Case files for tests: one template for the fields every case needs, so a test states only what
-it is about (its constraints, examples, groups, repeats)."""
+it is about (its constraints, examples, groups, repeats), and the repository's own case set."""
 
 from __future__ import annotations
 
+import functools
 import json
+from pathlib import Path
+
+from gate.loader import CaseSet, load_cases
+
+REPO_CASES = Path(__file__).resolve().parents[1] / "cases"
+
+
+@functools.cache
+def repo_cases() -> CaseSet:
+    """The repository's cases/, loaded once a process: the cases are frozen models, read by many tests."""
+    return load_cases(REPO_CASES)
 
 
 def case_yaml(

@@ -58,6 +58,15 @@ def run_checker(check: str, params: dict[str, Any], answer: str = "",
 
 
 @pytest.fixture
+def short_leftover_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wait for a leftover process that holds the agent's stdout cut from 1 s to 0.2 s: the tests
+    of it would otherwise spend their time waiting it out."""
+    from gate.runner.adapters import command
+
+    monkeypatch.setattr(command, "LEFTOVER_GRACE_S", 0.2)
+
+
+@pytest.fixture
 def sigint_ignored() -> Iterator[None]:
     """SIGINT ignored for the test, as a shell leaves it for nohup or a background job."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -15,13 +15,14 @@ from gate.case import Case
 from gate.config import load_config
 from gate.evaluate import evaluate
 from gate.jobs import Job, build_request
-from gate.loader import CaseSet, load_cases
+from gate.loader import CaseSet
 from gate.policy.thresholds import at_least
 from gate.records import read_trajectories
 from gate.scoring.consistency import compute_all
 from gate.scoring.metrics import Attribution, Metrics, compute
 from gate.trajectory import Trajectory
 from gate.verdict import Status
+from tests.casefiles import repo_cases
 from tests.demo_inprocess import answer as demo_answer
 from tests.demo_inprocess import load_script
 
@@ -66,7 +67,7 @@ def user(text: str, **extra: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def case_set() -> CaseSet:
-    return load_cases(ROOT / "cases")
+    return repo_cases()
 
 
 def request_for(case_set: CaseSet, case_id: str, group: str, run: int = 0) -> dict[str, Any]:

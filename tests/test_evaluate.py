@@ -10,6 +10,7 @@ from gate.case import Case
 from gate.evaluate import evaluate
 from gate.trajectory import Trajectory
 from gate.verdict import Status
+from tests.casefiles import repo_cases
 
 THREE = "1. Bose\n2. Apple\n3. 华为"
 ASKS = "只找到 3 款符合条件的，是否需要我放宽预算再找两款？\n\n1. Bose\n2. Apple\n3. 华为"
@@ -86,10 +87,9 @@ def test_a_checker_that_crashes_is_an_error_and_does_not_hide_the_others(monkeyp
 
 def test_a_repeat_that_answered_the_same_is_judged_once_and_keeps_its_own_run(monkeypatch: pytest.MonkeyPatch) -> None:
     from gate import evaluate as evaluate_mod
-    from gate.loader import load_cases
     from gate.scoring.readings import Readings
 
-    cases = load_cases(__import__("pathlib").Path(__file__).resolve().parents[1] / "cases").cases
+    cases = repo_cases().cases
     judged: list[int] = []
     real = evaluate_mod.evaluate
     monkeypatch.setattr(evaluate_mod, "evaluate", lambda case, t, **kw: judged.append(t.run) or real(case, t, **kw))

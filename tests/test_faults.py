@@ -96,6 +96,7 @@ def test_2_valid_looking_but_hostile_output_is_an_agent_error(project: Project) 
     assert "an integer of more than 100 digits" in project.run()["error"]
 
 
+@pytest.mark.usefixtures("short_leftover_grace")
 def test_3_a_leftover_process_holding_stdout_does_not_cost_the_answer(project: Project) -> None:
     project.agent('''\
         import subprocess

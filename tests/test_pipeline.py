@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from gate.interrupts import StopRequests
-from gate.loader import load_cases
 from gate.pipeline import consistency_report, judge, judge_stream
 from gate.scoring.readings import Readings
 from gate.semantic.reviews import Reviews
 from gate.trajectory import Trajectory
+from tests.casefiles import repo_cases
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = load_cases(ROOT / "cases").cases
+CASES = repo_cases().cases
 
 
 def stream(alive_at_end: list[int] | None = None) -> Iterator[Trajectory]:

@@ -8,14 +8,14 @@ import pytest
 
 from gate import evaluate as evaluate_mod
 from gate.evaluate import Judgements
-from gate.loader import load_cases
 from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
 from gate.verdict_cache import VerdictStore, verdict_store
+from tests.casefiles import repo_cases
 
 ROOT = Path(__file__).resolve().parents[1]
-CASE_SET = load_cases(ROOT / "cases")
+CASE_SET = repo_cases()
 RUNS = [Trajectory(case_id=case_id, group="A", run=run, final_answer=answer, metadata={"latency_ms": run})
         for run, (case_id, answer) in enumerate([
             ("X-SD-01", "1. Bose QC Ultra\n2. Sony WH-1000XM5\n3. AirPods Max"),  # measures consistency

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from gate.cli import main
-from gate.loader import load_cases
+from tests.casefiles import repo_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ def test_a_hand_written_file_in_both_record_forms(tmp_path: Path) -> None:
 
 def _example_records() -> tuple[list[dict], dict[tuple[str, str, int], str]]:
     records, expected = [], {}
-    for case in load_cases(ROOT / "cases").cases.values():
+    for case in repo_cases().cases.values():
         if case.examples is None:
             continue
         rule_ids = {c.id for c in case.constraints if c.is_rule}
@@ -71,7 +71,7 @@ def test_every_seed_case_example_through_the_cli(tmp_path: Path) -> None:
     document = run_eval(path, tmp_path / "results.json")
     got = {(r["case_id"], r["group"], r["run"]): r["status"] for r in document["results"]}
     assert got == expected
-    golden = {c.id for c in load_cases(ROOT / "cases").cases.values() if c.golden}
+    golden = {c.id for c in repo_cases().cases.values() if c.golden}
     judged = {cid for (cid, _, _), status in got.items() if status in ("pass", "fail")}
     assert golden <= judged
 
@@ -94,7 +94,7 @@ def test_eval_reports_consistency_of_repeated_runs(tmp_path: Path) -> None:
 
 def test_every_case_with_a_rule_is_golden_but_those_that_need_an_image() -> None:
     """The PR gate runs every case a rule can judge; a multimodal case's rules need the photo."""
-    for case in load_cases(ROOT / "cases").cases.values():
+    for case in repo_cases().cases.values():
         ruled = any(constraint.is_rule for constraint in case.constraints)
         assert ("golden" in case.tags) == (ruled and "multimodal" not in case.tags), case.id
 

@@ -19,8 +19,8 @@ import yaml
 
 from gate.case import Case
 from gate.evaluate import evaluate
-from gate.loader import load_cases
 from gate.trajectory import Trajectory
+from tests.casefiles import repo_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = ("blind.yaml", "blind-composed.yaml", "blind-entities.yaml", "blind-heldout.yaml", "blind-heldout-2.yaml")
@@ -35,7 +35,7 @@ ENTRIES: list[dict[str, Any]] = [entry for name in CORPORA  # the C loader: read
 
 @functools.cache
 def cases() -> dict[str, Case]:
-    return load_cases(ROOT / "cases").cases
+    return repo_cases().cases
 
 
 def _params() -> list[Any]:

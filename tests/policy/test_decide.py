@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gate.config import DecisionConfig, Thresholds
-from gate.loader import load_cases
 from gate.policy.decide import decide
 from gate.scoring.comparison import compare, from_metrics
 from gate.scoring.metrics import compute
 from gate.verdict import RunVerdict, Status
+from tests.casefiles import repo_cases
 
-CASES = load_cases(Path(__file__).resolve().parents[2] / "cases").cases
+CASES = repo_cases().cases
 QC = sorted(c.id for c in CASES.values() if c.id.startswith("B3-QC"))
 
 

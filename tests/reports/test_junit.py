@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from typing import Any
 
 import junitparser
-import xmlschema
 
 from gate.report import junit
 from gate.report.model import GateReport
 
 SCHEMA = Path(__file__).resolve().parents[1] / "data" / "junit.xsd"
+
+
+@functools.cache
+def _junit_schema() -> Any:
+    """The JUnit schema, built once; xmlschema is imported by the worker that needs it (~1 s)."""
+    import xmlschema
+
+    return xmlschema.XMLSchema(str(SCHEMA))
 
 
 def write(report: GateReport, tmp_path: Path) -> Path:
@@ -44,7 +53,7 @@ def test_hostile_agent_output_stays_valid_xml(mixed_report: GateReport, tmp_path
     path = write(mixed_report, tmp_path)
     text = path.read_text(encoding="utf-8")
     assert "\x1b" not in text and "\x07" not in text
-    xmlschema.XMLSchema(str(SCHEMA)).validate(str(path))
+    _junit_schema().validate(str(path))
 
 
 def test_metrics_are_suite_properties(mixed_report: GateReport, tmp_path: Path) -> None:
@@ -100,7 +109,7 @@ def _with(report: GateReport, **junit_settings: str) -> GateReport:
 
 def test_one_testcase_per_case_makes_one_broken_case_one_failure(mixed_report: GateReport, tmp_path: Path) -> None:
     path = write(_with(mixed_report, testcase="case"), tmp_path)
-    xmlschema.XMLSchema(str(SCHEMA)).validate(str(path))
+    _junit_schema().validate(str(path))
     xml = junitparser.JUnitXml.fromfile(str(path))
     assert sorted(s.name for s in xml) == ["B3/PC", "B3/QC", "gate"]  # suites per dimension, groups inside
     cases = {c.name: c for s in xml for c in s}

@@ -108,6 +108,7 @@ sys.stdout.flush()
 """
 
 
+@pytest.mark.usefixtures("short_leftover_grace")
 @pytest.mark.parametrize(("output", "expected"), [("json", None), ("prose", "kept its stdout open")])
 def test_a_leftover_process_holding_stdout_does_not_cost_the_answer(tmp_path: Path, output: str,
                                                                     expected: str | None) -> None:
@@ -138,6 +139,7 @@ print(json.dumps(record), flush=True)
 """
 
 
+@pytest.mark.usefixtures("short_leftover_grace")
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="pipe holders are found through /proc")
 def test_a_daemon_that_escapes_the_process_group_is_stopped_and_leaves_no_unclosed_pipe(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

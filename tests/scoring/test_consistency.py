@@ -15,6 +15,7 @@ from gate.scoring.consistency import CurvePolicy, compute_all, degradation_curve
 from gate.scoring.fields import ConsistencyField, extract, mode_frequency
 from gate.scoring.repeats import CaseConsistency, GroupConsistency, case_consistency, level
 from gate.trajectory import Group, ToolCall, Trajectory
+from tests.casefiles import repo_cases
 
 CASES_X = Path(__file__).resolve().parents[2] / "cases" / "x"
 
@@ -374,11 +375,10 @@ def test_a_missing_b_gain_fails_only_when_the_runs_show_it() -> None:
 
 def test_fields_read_while_judging_are_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """The consistency pass reads each run's fields from the parse its checkers made, once."""
-    from gate.loader import load_cases
     from gate.pipeline import consistency_report, judge
     from gate.scoring import readings as readings_mod
 
-    cases = load_cases(Path(__file__).resolve().parents[2] / "cases").cases
+    cases = repo_cases().cases
     case = next(c for c in cases.values() if c.consistency is not None)
     runs = [Trajectory(case_id=case.id, group="A", run=run, final_answer=f"1. 甲\n2. 乙\n3. 丙{run}") for run in range(4)]
     calls: list[str] = []

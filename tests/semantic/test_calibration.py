@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from gate.cli import main
-from gate.loader import load_cases
 from gate.semantic.rubrics import example_trajectory, expected_status, rubrics_of
 from gate.verdict import Status
+from tests.casefiles import repo_cases
 from tests.runner.loopback import Reply
-from tests.semantic.standin import ROOT, Asked, config_text, judge_mocked, verdict
+from tests.semantic.standin import Asked, config_text, judge_mocked, verdict
 
 WRONG = "B3-AC-03"
 """The case whose rubric the stand-in judge gets wrong: it passes every tone."""
@@ -23,7 +23,7 @@ WRONG = "B3-AC-03"
 def _labels() -> list[tuple[tuple[str, str], Status]]:
     """(rubric text, answer) and what the case files say the verdict is, for every decided pair."""
     labels = []
-    for case in load_cases(ROOT / "cases").cases.values():
+    for case in repo_cases().cases.values():
         for example in (case.examples.pass_ + case.examples.fail) if case.examples else ():
             for rubric in rubrics_of(case, example.group):
                 status = expected_status(rubric, example)
@@ -36,7 +36,7 @@ def test_calibration_reports_agreement_and_flags_the_rubric_the_judge_gets_wrong
     found = _labels()
     labels = dict(found)
     assert all(labels[pair] is status for pair, status in found)  # a pair met twice carries one label
-    wrong_rubric = next(c.judge for c in load_cases(ROOT / "cases").cases[WRONG].constraints if c.judge)
+    wrong_rubric = next(c.judge for c in repo_cases().cases[WRONG].constraints if c.judge)
     leaked = []
 
     def oracle(asked: Asked, index: int) -> Reply:

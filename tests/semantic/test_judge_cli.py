@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from gate.cli import main
-from gate.loader import load_cases
 from gate.records import read_trajectories
 from gate.semantic.rubrics import rubrics_of
+from tests.casefiles import repo_cases
 from tests.runner.loopback import Reply
 from tests.semantic.cases import ANSWERS, write_cases
 from tests.semantic.standin import ROOT, Asked, chat, config_text, judge_mocked, judge_server, verdict
@@ -48,7 +48,7 @@ def test_every_rubric_of_the_demo_recording_gets_a_verdict_with_votes_and_reason
         result = run("judge", "--config", str(tmp_path / "gate.yaml"), "--trajectories", str(RECORDING),
                      "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
-    cases = load_cases(ROOT / "cases").cases
+    cases = repo_cases().cases
     expected = sorted((t.case_id, t.group, t.run, r.constraint_id) for t in read_trajectories(RECORDING)
                       if t.error is None for r in rubrics_of(cases[t.case_id], t.group))
     document = judge_json(tmp_path / "out")
