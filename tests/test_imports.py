@@ -11,15 +11,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Runs `gate check`, then prints the modules it imported (the gate exits through SystemExit).
+# Runs `gate` commands one after the other in one interpreter; after each, prints the modules imported
+# so far (the gate exits through SystemExit). What a command did not import, the ones before it did not
+# import either, so the commands that must import least go first.
 RUN = (
     "import json, runpy, sys\n"
-    "sys.argv = ['gate', *sys.argv[1:]]\n"
-    "try:\n"
-    "    runpy.run_module('gate', run_name='__main__')\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "print(json.dumps(sorted(sys.modules)))\n"
+    "for command in json.loads(sys.argv[1]):\n"
+    "    sys.argv = ['gate', *command]\n"
+    "    try:\n"
+    "        runpy.run_module('gate', run_name='__main__')\n"
+    "    except SystemExit:\n"
+    "        pass\n"
+    "    print('imported:', json.dumps(sorted(sys.modules)))\n"
 )
 
 
@@ -30,21 +33,23 @@ def test_a_replayed_check_imports_no_http_client(tmp_path: Path) -> None:
         "cases": {"path": str(ROOT / "cases"), "tags": ["golden", "consistency"]},
         "agent": {"adapter": "replay", "trajectories": str(ROOT / "examples" / "trajectories.jsonl")},
         "baseline": "none.json", "out_dir": "out"}), encoding="utf-8")
-    imported = modules(tmp_path, "check")
-    assert (tmp_path / "out" / "comment.md").exists() and (tmp_path / "out" / "junit.xml").exists()
-    assert "gate.report.comment" in imported
-    assert not {"httpx", "gate.github.comment", "gate.github.api"} & imported
-    for command in (["validate"], ["eval", "--cases", str(ROOT / "cases"), "--trajectories",
-                                   str(ROOT / "examples" / "trajectories.jsonl"), "--json", "eval.json"]):
-        imported = modules(tmp_path, *command)
-        assert "gate.evaluate" in imported and "markdown_it" in imported  # examples or answers were judged
-        assert not {"httpx", "asyncio", "gate.runner", "gate.github"} & imported, command
+    validate, evaluate, check = modules(tmp_path, ["validate"], [
+        "eval", "--cases", str(ROOT / "cases"), "--trajectories", str(ROOT / "examples" / "trajectories.jsonl"),
+        "--json", "eval.json"], ["check"])
+    assert "gate.evaluate" in validate and "markdown_it" in validate  # the examples were judged
+    for imported in (validate, evaluate):  # validating or judging a recording needs no runner
+        assert not {"httpx", "asyncio", "gate.runner", "gate.github"} & imported
     assert (tmp_path / "eval.json").exists()
+    assert (tmp_path / "out" / "comment.md").exists() and (tmp_path / "out" / "junit.xml").exists()
+    assert "gate.report.comment" in check
+    assert not {"httpx", "gate.github.comment", "gate.github.api"} & check
 
 
-def modules(project: Path, *command: str) -> set[str]:
-    """The modules a `gate` command imported, run in ``project``."""
-    done = subprocess.run([sys.executable, "-c", RUN, *command], cwd=project, capture_output=True, text=True,
-                          timeout=120)
-    found: set[str] = set(json.loads(done.stdout.strip().splitlines()[-1]))
+def modules(project: Path, *commands: list[str]) -> list[set[str]]:
+    """The modules imported once each of ``commands`` had run, one after the other in ``project``."""
+    done = subprocess.run([sys.executable, "-c", RUN, json.dumps(commands)], cwd=project, capture_output=True,
+                          text=True, timeout=120)
+    found = [set(json.loads(line.removeprefix("imported: "))) for line in done.stdout.splitlines()
+             if line.startswith("imported: ")]
+    assert len(found) == len(commands), done.stdout + done.stderr
     return found
