@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -54,11 +55,19 @@ def run_agent(stdin: str | bytes, **env: str) -> subprocess.CompletedProcess[str
     )
 
 
-def ask(request: dict[str, Any], **env: str) -> Trajectory:
+def ask_through_stdin(request: dict[str, Any], **env: str) -> Trajectory:
     proc = run_agent(json.dumps(request, ensure_ascii=False), **env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     return Trajectory.model_validate(json.loads(proc.stdout))
+
+
+def ask(request: dict[str, Any], **env: str) -> Trajectory:
+    """The demo's answer to ``request`` under ``env``, called in this process: the bytes its stdout would
+    carry (tests/demo_inprocess.py); the stdin contract itself is tested through the script."""
+    clean = {k: v for k, v in os.environ.items() if k != "GATE_DEMO_BREAK"}
+    with mock.patch.dict(os.environ, {**clean, **env}, clear=True):
+        return Trajectory.model_validate(demo_answer(request))
 
 
 def user(text: str, **extra: Any) -> dict[str, Any]:
@@ -79,7 +88,7 @@ def request_for(case_set: CaseSet, case_id: str, group: str, run: int = 0) -> di
 
 def test_answers_a_contract_request_with_a_trajectory(case_set: CaseSet) -> None:
     request = request_for(case_set, "B3-QC-05", "B")
-    trajectory = ask(request)
+    trajectory = ask_through_stdin(request)
     assert (trajectory.case_id, trajectory.group, trajectory.run) == ("B3-QC-05", "B", 0)
     assert trajectory.error is None
     call = trajectory.tool_calls[0]
