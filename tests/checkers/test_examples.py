@@ -1,58 +1,17 @@
-"""Every checker judged on its example files: tests/checkers/examples/<id with ':' → '__'>/*.yaml.
-
-Each file is a list of cases ``{id, params, answer | tool_calls, expect, detail_contains?}``; the
-test id is ``<checker>/<file>/<case id>``.
-"""
+"""Every checker judged on its example files (tests/checkers/example_files.py); the test id is
+``<checker>/<file>/<case id>``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, Literal
 
 import pytest
-import yaml
-from pydantic import BaseModel, ConfigDict, Field
 
 from gate.checkers import REGISTRY
 from gate.verdict import Outcome, Status
+from tests.checkers.example_files import ALL, EXAMPLES, Example, check_id
 
 Judge = Callable[..., Outcome]
-
-EXAMPLES = Path(__file__).parent / "examples"
-
-
-class Example(BaseModel):
-    """One example case as written in an example file."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    params: dict[str, Any] = Field(default_factory=dict)
-    answer: str = ""
-    tool_calls: list[dict[str, Any]] = Field(default_factory=list)
-    expect: Literal["pass", "fail", "error"]
-    detail_contains: str | None = None
-
-
-def _check_id(directory: Path) -> str:
-    return directory.name.replace("__", ":")
-
-
-def _load() -> list[tuple[str, str, Example]]:
-    found = []
-    for path in sorted(EXAMPLES.glob("*/*.yaml")):
-        try:
-            raw = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)  # C: read at collection
-            assert isinstance(raw, list), "an example file is a list of cases"
-            examples = [Example.model_validate(entry) for entry in raw]
-        except (yaml.YAMLError, ValueError, AssertionError) as exc:
-            raise AssertionError(f"{path}: {exc}") from None
-        found += [(_check_id(path.parent), path.stem, example) for example in examples]
-    return found
-
-
-ALL = _load()
 
 
 @pytest.mark.parametrize(
@@ -76,7 +35,7 @@ def test_every_checker_has_pass_and_fail_examples() -> None:
 
 
 def test_example_directories_name_registered_checkers() -> None:
-    directories = {_check_id(d) for d in EXAMPLES.iterdir() if d.is_dir()}
+    directories = {check_id(d) for d in EXAMPLES.iterdir() if d.is_dir()}
     assert directories - set(REGISTRY) == set()
 
 

@@ -16,29 +16,11 @@ from gate.text import units
 from gate.text.items import extract
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome, Status
-from tests.checkers.test_examples import ALL
+from tests.checkers.example_files import PARAMS
 
 Judge = Callable[..., Outcome]
 
 
-
-def _representative_params() -> dict[str, dict[str, Any]]:
-    """Per checker, the richest parameters its examples use (most keys set, then most text, the first
-    on a tie) — the most paths exercised: a new checker needs no entry here, only its examples.
-    A case author's own regex (``re:…``) is passed over: what it costs on hostile text is the
-    author's, bounded by the judging budget (tests/test_budget.py), not a property of the checker."""
-    def richness(params: dict[str, Any]) -> tuple[bool, int, int]:
-        text = json.dumps(params, ensure_ascii=False)
-        return '"re:' not in text, len(params), len(text)
-
-    best: dict[str, dict[str, Any]] = {}
-    for check, _, example in ALL:
-        if check not in best or richness(example.params) > richness(best[check]):
-            best[check] = example.params
-    return best
-
-
-PARAMS: dict[str, dict[str, Any]] = _representative_params()
 
 # Fragments real answers are made of, so that random text also hits the structural paths.
 _FRAGMENTS = [

@@ -13,7 +13,7 @@ from typing import Any
 
 MB = 1_000_000
 GROWTH = 11.0  # four times the input: about 4 when linear, 16 when quadratic; between is a shared machine's noise
-NOISE_S = 0.02  # below this the larger input is too quick to time
+NOISE_S = 0.01  # below this the larger input is too quick to time
 
 
 def fill(unit: str, size: int) -> str:
@@ -50,7 +50,7 @@ def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
     from gate.trajectory import Trajectory
 
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
-    from tests.checkers.test_properties import PARAMS
+    from tests.checkers.example_files import PARAMS
 
     params = {check: REGISTRY[check].params.model_validate(PARAMS[check]) for check in REGISTRY}
     shapes = {
