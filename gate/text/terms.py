@@ -52,23 +52,45 @@ def expand(terms: list[str] | tuple[str, ...], groups: list[str] | tuple[str, ..
     return list(seen)
 
 
-@lru_cache(maxsize=65536)
-def _fold_char(char: str) -> str:
-    return fold(char)
+class _FoldTable(dict[int, str]):
+    """Each character's fold, worked out the first time ``str.translate`` meets the character (a
+    hostile answer of many distinct characters starts the table afresh rather than grow it)."""
+
+    LIMIT = 65536
+
+    def __missing__(self, codepoint: int) -> str:
+        char = chr(codepoint)
+        piece = fold(char)
+        if len(piece) != 1:
+            _UNEVEN.add(char)
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[codepoint] = piece
+        return piece
 
 
-def _fold_with_origins(text: str) -> tuple[str, list[int]]:
-    """The folded text and, for each of its characters, the index of the original it came from."""
-    pieces = [_fold_char(char) for char in text]
-    origins = [index for index, piece in enumerate(pieces) for _ in piece]
-    return "".join(pieces), [*origins, len(text)]
+_FOLDS = _FoldTable()
+_UNEVEN: set[str] = set()
+"""Characters that fold to none or to several (zero-width marks, ligatures, ㎏): positions in the
+folded text shift after them."""
+
+
+def _fold_with_origins(text: str) -> tuple[str, list[int] | None]:
+    """The text folded character by character and, for each folded character, the index of the
+    original it came from — None when every character folded to exactly one, so indices agree."""
+    folded = text.translate(_FOLDS)  # fills the table for every character of the text first
+    if _UNEVEN.isdisjoint(text):
+        return folded, None
+    origins = [index for index, char in enumerate(text) for _ in _FOLDS[ord(char)]]
+    return folded, [*origins, len(text)]
 
 
 def find(text: str, terms: list[str]) -> list[Hit]:
     """Every occurrence of any term in ``text``, in text order; ``matched`` quotes the original."""
     folded, origins = _fold_with_origins(text)
     hits = [
-        Hit(term, text[origins[match.start()] : origins[match.end() - 1] + 1], match.start())
+        Hit(term, text[match.start() : match.end()] if origins is None
+            else text[origins[match.start()] : origins[match.end() - 1] + 1], match.start())
         for term in terms
         for match in _pattern(term).finditer(folded)
         if match.group(0)  # a pattern that can match nothing must not "find" it everywhere
