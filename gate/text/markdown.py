@@ -90,14 +90,6 @@ class Block:
     bold: str | None = None  # list item: the bold (or italic) text it starts with
 
 
-
-
-
-
-
-
-
-
 class MarkdownDoc:
     """A parsed answer: top-level blocks, lists, tables and every formatting construct."""
 
@@ -107,8 +99,10 @@ class MarkdownDoc:
         self.text = text
         self.root = SyntaxTreeNode(_parser().parse(text))
         self.blocks: list[Block] = [self._block(node) for node in self.root.children]
-        self.flow: list[Block] = [self._block(node) for node in _unquoted(self.root.children)]
-        """The top-level blocks with block quotes opened: a list quoted with "> " is still a list."""
+        top = {id(block.node): block for block in self.blocks}
+        self.flow: list[Block] = [top.get(id(node)) or self._block(node) for node in _unquoted(self.root.children)]
+        """The top-level blocks with block quotes opened: a list quoted with "> " is still a list (a
+        block outside any quote is the same object in both lists: nothing changes a block once read)."""
 
     @cached_property
     def lines(self) -> list[str]:
