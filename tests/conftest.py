@@ -67,6 +67,13 @@ def short_leftover_grace(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No proxy in the environment, whatever the machine running the tests sets."""
+    for name in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
 def sigint_ignored() -> Iterator[None]:
     """SIGINT ignored for the test, as a shell leaves it for nohup or a background job."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)

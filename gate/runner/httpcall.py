@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import ssl
-import urllib.request
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,6 +12,7 @@ from gate.errors import GateError
 from gate.redaction import redact
 from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_object, snippet
 from gate.runner.retry import parse_retry_after
+from gate.tls import verification_for
 
 
 def check_url(url: str) -> None:
@@ -38,20 +37,9 @@ def new_client(timeout_s: float, concurrency: int, transport: httpx.AsyncBaseTra
     the client posts to (redirects are not followed); a plain-http one needs no CA bundle.
     """
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    verify: ssl.SSLContext | bool = _without_tls() if url is not None and _plain_http(url) else True
+    verify = verification_for(url) if url is not None else True
     return httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), limits=limits, follow_redirects=False,
                              transport=transport, verify=verify)
-
-
-def _plain_http(url: str) -> bool:
-    """Whether every byte to ``url`` goes without TLS: an http URL and no proxy (an https proxy
-    would need the CA bundle) — then loading the bundle (~50–100 ms a client) is saved."""
-    return httpx.URL(url).scheme == "http" and not urllib.request.getproxies()
-
-
-def _without_tls() -> ssl.SSLContext:
-    """A context that trusts no certificate: TLS through it fails closed, never unverified."""
-    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # verifies hostnames and certificates, trusts none
 
 
 async def post_json(

@@ -315,3 +315,26 @@ def test_a_token_echoed_in_a_long_github_error_leaves_no_prefix() -> None:
         else:  # pragma: no cover
             raise AssertionError("a 422 must raise")
         assert "ghp" not in message, (offset, message[-40:])
+
+
+@pytest.mark.usefixtures("no_proxy")
+@pytest.mark.parametrize(("api_url", "default_verification"), [("http://127.0.0.1:9/api", False),
+                                                               ("https://api.github.com", True)])
+def test_the_api_client_loads_the_ca_bundle_only_where_it_can_be_used(
+        monkeypatch: pytest.MonkeyPatch, api_url: str, default_verification: bool) -> None:
+    import ssl
+
+    import httpx
+
+    seen: dict[str, object] = {}
+    real = httpx.Client
+
+    def client(**kwargs: object) -> httpx.Client:
+        seen["verify"] = kwargs.get("verify", True)
+        return real(**kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(httpx, "Client", client)
+    commentcmd.build_client(commentcmd.Target(api_url=api_url, repo=REPO, pr=PR, token=TOKEN)).close()
+    assert (seen["verify"] is True) is default_verification
+    if not default_verification:  # a context that trusts nothing: TLS through it fails, never unverified
+        assert isinstance(seen["verify"], ssl.SSLContext) and seen["verify"].cert_store_stats()["x509_ca"] == 0

@@ -280,13 +280,6 @@ def test_each_adapter_has_its_own_settings_and_errors_name_them(tmp_path: Path, 
     assert str(info.value) == f"{tmp_path}/{message}"
 
 
-@pytest.fixture
-def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No proxy in the environment, whatever the machine running the tests sets."""
-    for name in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-        monkeypatch.delenv(name, raising=False)
-
-
 def _verify_of(monkeypatch: pytest.MonkeyPatch, url: str) -> object:
     """The ``verify`` the client for ``url`` is built with."""
     seen: dict[str, object] = {}
