@@ -32,6 +32,7 @@ import os
 import re
 import sys
 import unicodedata
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ class BadInput(Exception):
     """The request or the data file cannot be used; the message says why."""
 
 
+@lru_cache(maxsize=4096)  # every entry's messages are compared on each request: a process that answers many reads each once
 def normalize(text: str) -> str:
     """A message as a lookup key: NFKC, lower case, no whitespace, quotes or trailing punctuation."""
     text = unicodedata.normalize("NFKC", text).lower()
