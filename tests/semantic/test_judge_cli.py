@@ -152,14 +152,14 @@ def _faulty(asked: Asked, index: int) -> Reply:
     if marker == "server-error":
         return Reply(status=500, body={"error": "overloaded"})
     if marker == "stalls":
-        return Reply(body={"choices": []}, drip_s=0.2)
+        return Reply(body={"choices": []}, drip_s=0.1)
     if marker == "fenced":
         return chat('```json\n{"reason": "fenced but fine", "passed": false}\n```')
     return verdict(True)
 
 
 def test_bad_replies_and_endpoint_failures_end_as_recorded_judge_errors(project: Path) -> None:
-    result, document, _ = judged(project, _faulty, MARKED, judge_extra="  retries: 1\n  timeout_s: 0.5\n",
+    result, document, _ = judged(project, _faulty, MARKED, judge_extra="  retries: 1\n  timeout_s: 0.3\n",
                                  network=True)
     assert result.exit_code == 0, result.output
     found = {name: _by_run(document)[run] for run, name in enumerate(MARKED)}
@@ -175,7 +175,7 @@ def test_bad_replies_and_endpoint_failures_end_as_recorded_judge_errors(project:
     assert '"passed" must be true or false' in details["wrong-types"]
     assert "an empty reply" in details["empty"]
     assert details["server-error"].startswith("judge endpoint: HTTP 500") and "(after 2 attempts)" in details["server-error"]
-    assert "timed out after 0.5 s" in details["stalls"]
+    assert "timed out after 0.3 s" in details["stalls"]
     assert "no majority of 3 samples (0 pass · 0 fail · 3 error)" in found["stalls"]["rubrics"][0]["detail"]
     markdown = (project / "gate-results" / "judge.md").read_text(encoding="utf-8")
     assert "Rubrics the judge could not decide" in markdown
