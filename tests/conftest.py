@@ -83,6 +83,23 @@ def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def verify_seen(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """The ``verify`` each httpx client is built with from now on, by class (Client, AsyncClient)."""
+    import httpx
+
+    seen: dict[str, object] = {}
+    for name in ("Client", "AsyncClient"):
+        real = getattr(httpx, name)
+
+        def build(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            seen[_name] = kwargs.get("verify", True)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(httpx, name, build)
+    return seen
+
+
+@pytest.fixture
 def sigint_ignored() -> Iterator[None]:
     """SIGINT ignored for the test, as a shell leaves it for nohup or a background job."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -16,6 +16,7 @@ from gate.commands import comment as commentcmd
 from gate.commentmark import COMMENT_MARKER
 from gate.errors import GateError
 from gate.github.comment import MAX_BODY_BYTES
+from tests.tlscontext import trusts_nothing
 
 from .fake_github import PREFIX, REPO, TOKEN, FakeGitHub, Fault
 
@@ -321,20 +322,7 @@ def test_a_token_echoed_in_a_long_github_error_leaves_no_prefix() -> None:
 @pytest.mark.parametrize(("api_url", "default_verification"), [("http://127.0.0.1:9/api", False),
                                                                ("https://api.github.com", True)])
 def test_the_api_client_loads_the_ca_bundle_only_where_it_can_be_used(
-        monkeypatch: pytest.MonkeyPatch, api_url: str, default_verification: bool) -> None:
-    import ssl
-
-    import httpx
-
-    seen: dict[str, object] = {}
-    real = httpx.Client
-
-    def client(**kwargs: object) -> httpx.Client:
-        seen["verify"] = kwargs.get("verify", True)
-        return real(**kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(httpx, "Client", client)
+        verify_seen: dict[str, object], api_url: str, default_verification: bool) -> None:
     commentcmd.build_client(commentcmd.Target(api_url=api_url, repo=REPO, pr=PR, token=TOKEN)).close()
-    assert (seen["verify"] is True) is default_verification
-    if not default_verification:  # a context that trusts nothing: TLS through it fails, never unverified
-        assert isinstance(seen["verify"], ssl.SSLContext) and seen["verify"].cert_store_stats()["x509_ca"] == 0
+    verify = verify_seen["Client"]
+    assert verify is True if default_verification else trusts_nothing(verify)

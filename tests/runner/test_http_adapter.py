@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import ssl
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +13,7 @@ from gate.config import load_config
 from gate.errors import GateError
 from gate.runner import AgentError, run_jobs
 from gate.runner.httpcall import new_client, post_json
+from tests.tlscontext import trusts_nothing
 
 from .conftest import Sleeps, agent, jobs_of
 from .loopback import Reply, Seen, mocked, serve
@@ -280,34 +280,24 @@ def test_each_adapter_has_its_own_settings_and_errors_name_them(tmp_path: Path, 
     assert str(info.value) == f"{tmp_path}/{message}"
 
 
-def _verify_of(monkeypatch: pytest.MonkeyPatch, url: str) -> object:
-    """The ``verify`` the client for ``url`` is built with."""
-    seen: dict[str, object] = {}
-    real = httpx.AsyncClient
-
-    def client(**kwargs: object) -> httpx.AsyncClient:
-        seen["verify"] = kwargs.get("verify", True)
-        return real(**kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(httpx, "AsyncClient", client)
+def _verify_of(verify_seen: dict[str, object], url: str) -> object:
+    """The ``verify`` the agent's client for ``url`` is built with."""
     asyncio.run(new_client(5, 2, url=url).aclose())
-    return seen["verify"]
+    return verify_seen["AsyncClient"]
 
 
 @pytest.mark.usefixtures("no_proxy")
 def test_a_plain_http_agent_loads_no_ca_bundle_and_tls_through_it_fails_closed(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    verify = _verify_of(monkeypatch, "http://127.0.0.1:8080/run")
-    assert isinstance(verify, ssl.SSLContext)
-    assert verify.cert_store_stats()["x509_ca"] == 0  # trusts nothing: never an unverified connection
-    assert verify.verify_mode is ssl.CERT_REQUIRED and verify.check_hostname
+        verify_seen: dict[str, object]) -> None:
+    assert trusts_nothing(_verify_of(verify_seen, "http://127.0.0.1:8080/run"))
 
 
 @pytest.mark.usefixtures("no_proxy")
 @pytest.mark.parametrize(("url", "proxy"), [("https://agent.example/run", None),
                                             ("http://agent.example/run", "https://proxy.example:3128")])
-def test_tls_or_a_proxy_keeps_the_default_verification(monkeypatch: pytest.MonkeyPatch, url: str,
+def test_tls_or_a_proxy_keeps_the_default_verification(monkeypatch: pytest.MonkeyPatch,
+                                                      verify_seen: dict[str, object], url: str,
                                                       proxy: str | None) -> None:
     if proxy is not None:
         monkeypatch.setenv("HTTP_PROXY", proxy)
-    assert _verify_of(monkeypatch, url) is True
+    assert _verify_of(verify_seen, url) is True
