@@ -31,7 +31,6 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: one worker more than there are cores. About a sixth of the suite waits — on agents
     run as subprocesses, timeouts, signals — and the extra worker keeps the cores busy meanwhile."""
