@@ -53,3 +53,13 @@ def modules(project: Path, *commands: list[str]) -> list[set[str]]:
              if line.startswith("imported: ")]
     assert len(found) == len(commands), done.stdout + done.stderr
     return found
+
+
+def test_loading_cases_imports_no_answer_analyser() -> None:
+    # a rerun whose verdicts are all cached loads and validates the cases but reads no answer
+    code = ("import json, sys\nfrom pathlib import Path\nfrom gate.loader import load_cases\n"
+            f"load_cases(Path({str(ROOT / 'cases')!r}))\nprint(json.dumps(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    imported = set(json.loads(done.stdout))
+    assert "gate.checkers" in imported
+    assert not {"gate.text.items", "gate.text.prices", "gate.text.entities", "markdown_it"} & imported

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from gate.text.prices import Price
+if TYPE_CHECKING:
+    from gate.text.prices import Price
 
 
 @dataclass(frozen=True)
