@@ -104,7 +104,7 @@ def _timed_by_size(call_of: Callable[[int], Callable[[], Any]], sizes: list[int]
                 elapsed = time.process_time() - started
                 gc.enable()
             best[size] = min(best[size], elapsed)
-        if not too_slow(*best.values()):
+        if not too_slow(best[min(sizes)], best[max(sizes)]):
             break
     return best
 
