@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from gate.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
-from gate.subject import Subject
+from gate.subject import Answers, Subject
 from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, Outcome, RunVerdict, Status, combine
 
@@ -96,16 +96,18 @@ def _within(budget: Budget, constraint: Constraint, subject: Subject, rubrics: R
 
 
 def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEFAULT_BUDGET_S,
-             rubrics: Rubrics | None = None, readings: FieldKeeper | None = None) -> RunVerdict:
+             rubrics: Rubrics | None = None, readings: FieldKeeper | None = None,
+             answers: Answers | None = None) -> RunVerdict:
     """The verdict on one run: error if the agent call failed, else from its constraints, all
     judged within ``budget_s`` seconds (a constraint still running then is recorded as an error).
     ``rubrics``: the semantic tier's outcomes of rubric constraints, which then count like rules.
-    ``readings``: where to keep the run's consistency fields, read from the same parsed answer."""
+    ``readings``: where to keep the run's consistency fields, read from the same parsed answer.
+    ``answers``: analyses of answers judged before, shared with this run when its answer is one."""
     base = {"case_id": trajectory.case_id, "group": trajectory.group, "run": trajectory.run,
             "metadata": dict(trajectory.metadata)}
     if trajectory.error is not None:
         return RunVerdict(**base, status=Status.ERROR, error=trajectory.error)
-    subject = Subject(trajectory)
+    subject = Subject(trajectory, answers)
     verdicts = []
     with enforced(budget_s) as budget:
         for constraint in case.constraints:
@@ -136,6 +138,7 @@ class Judgements:
         self._cases = cases
         self._budget_s = budget_s
         self._readings = readings
+        self._answers = Answers()  # another case or group that got the same answer reads its parse
         self._store = store  # verdicts judged by an earlier run, by case file digest (``case_digests``)
         self._case_digests = case_digests or {}
         # the first run of each distinct answer: its verdict and its key, not its trajectory
@@ -161,7 +164,7 @@ class Judgements:
         return verdict.model_copy(update={"run": trajectory.run, "metadata": self._shared(trajectory.metadata)})
 
     def _judged(self, case: Case, trajectory: Trajectory, done_key: bytes) -> RunVerdict:
-        verdict = evaluate(case, trajectory, budget_s=self._budget_s, readings=self._readings)
+        verdict = evaluate(case, trajectory, budget_s=self._budget_s, readings=self._readings, answers=self._answers)
         verdict = verdict.model_copy(update={"metadata": self._shared(trajectory.metadata)})
         digest = self._case_digests.get(case.id)
         if self._store is not None and digest is not None:

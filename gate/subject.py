@@ -1,12 +1,18 @@
 """What checkers look at: a trajectory plus its answer's analyses, each computed once and shared.
 
-The analysers are imported when an answer is first analysed: loading and validating cases, or a
-rerun whose verdicts are all cached, needs the checkers' parameters but never reads an answer."""
+The analyses belong to the answer's text, not to the run: runs that gave the same answer — a
+deterministic agent's repeats, groups A and B answering alike, a refusal many cases get — share one
+:class:`Answer` through :class:`Answers`, so its Markdown is parsed once however many runs and cases
+judge it. The analysers are imported when an answer is first analysed: loading and validating
+cases, or a rerun whose verdicts are all cached, needs the checkers' parameters but never reads an
+answer."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gate.trajectory import Trajectory
 
@@ -15,31 +21,85 @@ if TYPE_CHECKING:
     from gate.text.jsonanswer import JsonAnswer
     from gate.text.markdown import MarkdownDoc
 
+T = TypeVar("T")
 
-class Subject:
-    """A trajectory under judgement. Analyses are lazy: a tool-only case never parses Markdown."""
 
-    def __init__(self, trajectory: Trajectory) -> None:
-        self.trajectory = trajectory
+class Answer:
+    """A final answer's analyses, lazy: a tool-only case never parses Markdown."""
 
-    @property
-    def answer(self) -> str:
-        return self.trajectory.final_answer
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._readings: dict[str, Any] = {}
 
     @cached_property
     def markdown(self) -> MarkdownDoc:
         from gate.text.markdown import MarkdownDoc
 
-        return MarkdownDoc(self.answer)
+        return MarkdownDoc(self.text)
 
     @cached_property
     def json(self) -> JsonAnswer:
         from gate.text.jsonanswer import parse_answer
 
-        return parse_answer(self.answer)
+        return parse_answer(self.text)
 
     @cached_property
     def items(self) -> ItemList:
         from gate.text.items import extract
 
-        return extract(self.answer, None if self.json.ok else self.markdown)
+        return extract(self.text, None if self.json.ok else self.markdown)
+
+    def reading(self, name: str, read: Callable[[Answer], T]) -> T:
+        """``read(self)``, computed once per ``name``: any other reading that depends on the text alone."""
+        if name not in self._readings:
+            self._readings[name] = read(self)
+        value: T = self._readings[name]
+        return value
+
+
+class Answers:
+    """The analyses of the answers judged lately, by text: a bounded memo, so a long stream holds
+    at most ``kept`` answers, and none longer than ``longest`` characters (a huge answer is rare
+    enough that keeping its parse costs more than parsing it again)."""
+
+    def __init__(self, kept: int = 256, longest: int = 200_000) -> None:
+        self._kept = kept
+        self._longest = longest
+        self._by_text: OrderedDict[str, Answer] = OrderedDict()
+
+    def of(self, text: str) -> Answer:
+        found = self._by_text.get(text)
+        if found is not None:
+            self._by_text.move_to_end(text)
+            return found
+        answer = Answer(text)
+        if len(text) <= self._longest:
+            self._by_text[text] = answer
+            if len(self._by_text) > self._kept:
+                self._by_text.popitem(last=False)
+        return answer
+
+
+class Subject:
+    """A trajectory under judgement: the run itself (its tool calls) and its answer's analyses."""
+
+    def __init__(self, trajectory: Trajectory, answers: Answers | None = None) -> None:
+        self.trajectory = trajectory
+        text = trajectory.final_answer
+        self.analysed = answers.of(text) if answers is not None else Answer(text)
+
+    @property
+    def answer(self) -> str:
+        return self.trajectory.final_answer
+
+    @property
+    def markdown(self) -> MarkdownDoc:
+        return self.analysed.markdown
+
+    @property
+    def json(self) -> JsonAnswer:
+        return self.analysed.json
+
+    @property
+    def items(self) -> ItemList:
+        return self.analysed.items

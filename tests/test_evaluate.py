@@ -122,3 +122,41 @@ def test_repeats_that_recorded_the_same_metadata_share_it_and_no_others() -> Non
     assert [type(v.metadata.get("n")) for v in verdicts] == [type(None), type(None), int, bool, float, type(None)]
     assert verdicts[0].metadata is verdicts[1].metadata is verdicts[5].metadata  # one dict for the runs that recorded the same
     assert len({id(v.metadata) for v in verdicts}) == 4
+
+
+def test_the_same_answer_in_another_group_or_case_is_parsed_once_and_judged_on_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate import evaluate as evaluate_mod
+    from gate.text import markdown
+
+    parsed: list[str] = []
+    real = markdown.MarkdownDoc.__init__
+
+    def counting(self: markdown.MarkdownDoc, text: str) -> None:
+        parsed.append(text)
+        real(self, text)
+
+    monkeypatch.setattr(markdown.MarkdownDoc, "__init__", counting)
+    five, at_most_two = case({"id": "c", **FIVE}), case({"id": "c", "check": "items:count", "params": {"max": 2}})
+    at_most_two = at_most_two.model_copy(update={"id": "T-2"})
+    judgements = evaluate_mod.Judgements({"T-1": five, "T-2": at_most_two}, None)
+    runs = [Trajectory(case_id=case_id, group=group, run=0, final_answer=THREE)
+            for case_id in ("T-1", "T-2") for group in ("A", "B")]
+    verdicts = [judgements(t) for t in runs]
+    assert parsed == [THREE]  # four runs of two cases, one parse
+    assert [v.status for v in verdicts] == [Status.FAIL, Status.FAIL, Status.FAIL, Status.FAIL]
+    assert [v.constraints[0].detail for v in verdicts] == [evaluate(c, t).constraints[0].detail
+                                                           for c, t in zip([five, five, at_most_two, at_most_two], runs, strict=True)]
+    assert judgements(Trajectory(case_id="T-1", group="A", run=1, final_answer=THREE + "\n4. 索尼\n5. 森海塞尔")).status is Status.PASS
+
+
+def test_the_answers_kept_for_sharing_are_bounded_and_a_huge_one_is_not_kept() -> None:
+    from gate.subject import Answers
+
+    answers = Answers(kept=2, longest=10)
+    first = answers.of("one")
+    assert answers.of("one") is first
+    answers.of("two"), answers.of("three")  # "one" is the least recently used: it goes
+    assert answers.of("one") is not first
+    huge = "x" * 11
+    assert answers.of(huge) is not answers.of(huge)

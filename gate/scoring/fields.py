@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
-from gate.subject import Subject
+from gate.subject import Answer, Subject
 from gate.text.terms import fold
 from gate.trajectory import Trajectory
 
@@ -70,18 +70,18 @@ def _bucket(size: int) -> str:
 _BLOCK_TOKENS = {"paragraph": "p", "quote": "quote", "code": "code", "rule": "hr", "html": "html"}
 
 
-def _structure(subject: Subject) -> str:
+def _structure(answer: Answer) -> str:
     """The answer's Markdown shape: its top-level blocks in order, words ignored.
 
     Headings keep their level (h2), lists their kind and bucketed size (ol[2-5]), tables their
     columns and bucketed rows (table[3x2-5]); consecutive paragraphs count as one prose block.
     A JSON answer is json:array[size] or json:object.
     """
-    if subject.json.ok:
-        value = subject.json.value
+    if answer.json.ok:
+        value = answer.json.value
         return f"json:array[{_bucket(len(value))}]" if isinstance(value, list) else "json:object"
     tokens: list[str] = []
-    for block in subject.markdown.blocks:
+    for block in answer.markdown.blocks:
         if block.kind == "heading":
             token = f"h{block.level}"
         elif block.kind == "list" and block.node is not None:
@@ -97,17 +97,23 @@ def _structure(subject: Subject) -> str:
     return " ".join(tokens) or "empty"
 
 
+def _folded(answer: Answer) -> str:
+    return " ".join(fold(answer.text).split())
+
+
+_FROM_ANSWER: dict[str, Callable[[Answer], str]] = {
+    "item_count": lambda answer: str(len(answer.items)),
+    "numbers": lambda answer: _numbers(answer.text),
+    "structure": _structure,
+    "answer": _folded,
+}
+"""The fields read from the answer alone: read once per distinct answer (:meth:`Answer.reading`)."""
+
+
 def extract_from(field: ConsistencyField, subject: Subject) -> str:
-    trajectory = subject.trajectory
     if field == "tool_sequence":
-        return ">".join(trajectory.tool_names())
-    if field == "item_count":
-        return str(len(subject.items))
-    if field == "numbers":
-        return _numbers(trajectory.final_answer)
-    if field == "structure":
-        return _structure(subject)
-    return " ".join(fold(trajectory.final_answer).split())
+        return ">".join(subject.trajectory.tool_names())
+    return subject.analysed.reading(f"field:{field}", _FROM_ANSWER[field])
 
 
 def extract(field: ConsistencyField, trajectory: Trajectory) -> str:
