@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import types
 import typing
+from functools import cache
 from typing import Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
@@ -88,13 +89,35 @@ def loose_value(annotation: Any, value: Any) -> str | None:
     return None
 
 
+def _walked(annotation: Any) -> bool:
+    """Whether a container under ``annotation`` can hold what :func:`loose_value` refuses where
+    no nested model would check it: a number, ``Any`` or an untyped container somewhere in it.
+    A tuple of messages or of constraints cannot (each model checks its own values), so most of a
+    case's containers need no walk."""
+    for member in _members(annotation):
+        origin, args = typing.get_origin(member), typing.get_args(member)
+        if origin in (dict, list, tuple, set, frozenset):
+            if any(_walked(arg) for arg in args if arg is not Ellipsis) or not args:
+                return True
+        elif origin is Literal or member in (str, _NoneType, bool):
+            continue
+        elif not (isinstance(member, type) and issubclass(member, BaseModel)):
+            return True  # a number, Any, an untyped container, or a type not known here
+    return False
+
+
+@cache
+def _field_walked(model: type[BaseModel], name: str) -> bool:
+    return _walked(model.model_fields[name].annotation)
+
+
 _PLAIN = (str, int, _NoneType)  # type() is exact: a bool is not an int here
 
 
 class StrictValues(BaseModel):
     """A model base whose fields refuse booleans as numbers and NaN/infinity, with a clear message."""
 
-    model_config = ConfigDict(allow_inf_nan=False)
+    model_config = ConfigDict(defer_build=True, allow_inf_nan=False)
 
     checked_elsewhere: ClassVar[frozenset[str]] = frozenset()
     """Fields another model validates with their real types (a constraint's checker params)."""
@@ -106,6 +129,8 @@ class StrictValues(BaseModel):
             return value  # nothing here to refuse (most values of a case): skip the walk
         if info.field_name is None or info.field_name in cls.checked_elsewhere:
             return value
+        if isinstance(value, (dict, list, tuple)) and not _field_walked(cls, info.field_name):
+            return value
         problem = loose_value(cls.model_fields[info.field_name].annotation, value)
         if problem:
             raise ValueError(problem)
@@ -115,4 +140,4 @@ class StrictValues(BaseModel):
 class StrictConfig(StrictValues):
     """A gate.yaml section: strict values, no unknown key, immutable once read."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
