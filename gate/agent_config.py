@@ -7,6 +7,7 @@ any field is checked, so ``url:`` under ``adapter: command`` never passes silent
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter, field_validator
@@ -156,9 +157,12 @@ AgentConfig = Annotated[
 """The agent section: the settings model of the adapter it names. Error locations drop the
 ``union:…`` tag (gate.yamlio), so a message reads ``agent.url``, as the file does."""
 
-_AGENT = TypeAdapter(AgentConfig)
+@cache
+def _agent_adapter() -> TypeAdapter[AgentConfig]:
+    return TypeAdapter(AgentConfig)  # built when first asked for: gate.yaml's model validates its own agent
 
 
 def agent_config(settings: dict[str, Any]) -> CommandAgent | HttpAgent | PythonAgent | ReplayAgent | OpenAIAgent:
     """The agent section read from a mapping (raises pydantic's ValidationError)."""
-    return _AGENT.validate_python(settings)
+    found: CommandAgent | HttpAgent | PythonAgent | ReplayAgent | OpenAIAgent = _agent_adapter().validate_python(settings)
+    return found

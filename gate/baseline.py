@@ -30,7 +30,7 @@ Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 class StoredCount(BaseModel):
     """Passing runs out of judged runs, as recorded."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     passed: int = Field(ge=0)
     runs: int = Field(ge=1)
@@ -48,7 +48,7 @@ class StoredCount(BaseModel):
 class Baseline(BaseModel):
     """baselines/<name>.json: per-(case, group) pass counts, per-dimension rates, digest, identity."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
 
     schema_: str = Field(alias="schema", pattern=r"^gate\.baseline/v2$")
     cases_digest: str
@@ -68,7 +68,7 @@ class Baseline(BaseModel):
 
 
 class _BaselineV1(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     schema_: str = Field(alias="schema", pattern=r"^gate\.baseline/v1$")
     cases_digest: str

@@ -20,7 +20,7 @@ SCHEMA = "gate.results/v1"
 class _Part(BaseModel):
     """A part of results.json: typed where a reader relies on it; keys added by later versions pass."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
 
 
 class ConstraintRecord(_Part):

@@ -24,7 +24,7 @@ def clean_text(text: str) -> str:
 class ToolCall(BaseModel):
     """One tool call, in call order; ``is_error`` marks a call whose result was an error."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
 
     name: str
     args: dict[str, Any] = Field(default_factory=dict)
@@ -50,7 +50,7 @@ class ToolCall(BaseModel):
 class Trajectory(BaseModel):
     """One (case, group, run) record. Either ``final_answer`` + ``tool_calls`` or OpenAI ``messages``."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
 
     case_id: str
     group: Group

@@ -23,7 +23,7 @@ class Status(str, Enum):
 class Outcome(BaseModel):
     """What a checker returns: a status, one actionable line, and optional evidence."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     status: Status
     detail: str
@@ -49,7 +49,7 @@ class Outcome(BaseModel):
 class ConstraintVerdict(BaseModel):
     """The verdict on one constraint of one case run."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     id: str
     check: str
@@ -63,7 +63,7 @@ class ConstraintVerdict(BaseModel):
 class RunVerdict(BaseModel):
     """The verdict on one (case, group, run): pass when every judged rule constraint passes."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     case_id: str
     group: str
@@ -99,7 +99,7 @@ def combine(statuses: list[Status]) -> Status:
 class RunCount(BaseModel):
     """Passing runs out of judged runs of one (case, group); skipped runs are not judged."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     passed: int = 0
     judged: int = 0

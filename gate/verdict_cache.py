@@ -28,7 +28,7 @@ SCHEMA = "gate.verdict-cache/v1"
 class StoredVerdict(BaseModel):
     """One cached verdict: what judging gave, without the run's number or metadata."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     schema_: str = Field(alias="schema")
     status: Status

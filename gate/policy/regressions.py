@@ -34,7 +34,7 @@ class PairOutcome(str, Enum):
 class PairDecision(BaseModel):
     """The decision on one (case, group), with its evidence."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     case_id: str
     group: str

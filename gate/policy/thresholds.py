@@ -30,7 +30,7 @@ FAIL_ON: dict[str, Level] = {"red-line": Level.RED_LINE, "error": Level.ERROR, "
 class Finding(BaseModel):
     """One policy outcome worth reporting: level, rule, message and the numbers behind it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     level: Level
     rule: str

@@ -31,7 +31,7 @@ def from_metrics(metrics: Metrics, *, cases_digest: str, identity: dict[str, Any
 class Comparison(BaseModel):
     """How this run differs from the baseline (descriptive: the decisions are made elsewhere)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     present: bool
     stale: bool = False

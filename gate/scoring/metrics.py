@@ -31,7 +31,7 @@ class GroupMetrics(BaseModel):
     runs per case it is passing runs / judged runs.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     runs: int = 0
     passed: int = 0
@@ -119,7 +119,7 @@ def _group_metrics(outcomes: list[tuple[RunCount, list[RunVerdict]]]) -> GroupMe
 class CaseOutcome(BaseModel):
     """One case over its runs: per group the pass count and a status by majority of the runs."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     case_id: str
     groups: dict[str, Status]
@@ -165,7 +165,7 @@ def attribute(groups: dict[str, Status]) -> Attribution | None:
 class Metrics(BaseModel):
     """Everything the policy and the reports need, computed once."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     dimensions: dict[str, dict[str, GroupMetrics]]
     skill_explicit: dict[str, GroupMetrics]

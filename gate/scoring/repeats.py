@@ -29,7 +29,7 @@ _MODE_SHOWN = 120
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class FieldConsistency(Frozen):

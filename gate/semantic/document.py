@@ -14,7 +14,7 @@ Verdict = Literal["pass", "fail", "error", "skipped"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
 
 
 class SampleRecord(_Model):
