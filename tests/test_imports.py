@@ -63,3 +63,27 @@ def test_loading_cases_imports_no_answer_analyser() -> None:
     imported = set(json.loads(done.stdout))
     assert "gate.checkers" in imported
     assert not {"gate.text.items", "gate.text.prices", "gate.text.entities", "markdown_it"} & imported
+
+
+def test_every_model_builds_its_validator_when_first_used() -> None:
+    # a model validated only inside another (a case's messages, a results record's parts) would
+    # otherwise compile a validator of its own at import, which every command pays for
+    import importlib
+    import pkgutil
+
+    from pydantic import BaseModel
+
+    import gate
+
+    for module in pkgutil.walk_packages(gate.__path__, "gate."):
+        if module.name != "gate.__main__":
+            importlib.import_module(module.name)
+    pending = list(BaseModel.__subclasses__())
+    models = []
+    while pending:
+        model = pending.pop()
+        pending += model.__subclasses__()
+        if model.__module__.startswith("gate."):
+            models.append(model)
+    assert len(models) > 50
+    assert [m.__qualname__ for m in models if not m.model_config.get("defer_build")] == []
