@@ -4,31 +4,42 @@ derived results (validation stamps, kept verdicts, parsed case files) is keyed a
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import sys
 from collections.abc import Mapping
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 
-_LIBRARIES = ("agent-gate", "markdown-it-py", "pydantic", "pydantic-core", "PyYAML")
+_LIBRARIES = ("markdown_it", "pydantic", "pydantic_core", "yaml")
 """What reading a case file and judging an answer depend on besides the gate's own modules."""
+
+
+def _installed(library: str) -> str:
+    """Where the library's package file is, its size and modification time: any install or upgrade
+    rewrites it. Found without importing the library (a cached rerun never imports markdown-it) and
+    without reading the installed distributions' metadata, which costs milliseconds a library."""
+    spec = importlib.util.find_spec(library)
+    if spec is None or spec.origin is None:
+        return "-"
+    try:
+        stat = os.stat(spec.origin)
+    except OSError:
+        return "-"
+    return f"{spec.origin} {stat.st_size} {stat.st_mtime_ns}"
 
 
 @lru_cache(maxsize=1)
 def build() -> str:
-    """The gate's own modules (path, size and modification time of each), the versions of the
-    libraries it parses and judges with, and Python's, as one digest: an edited checker or an
-    upgraded parser is another build. Read once a process."""
+    """The gate's own modules (path, size and modification time of each), the installed files of
+    the libraries it parses and judges with, and Python's version, as one digest: an edited checker
+    or an upgraded parser is another build. Read once a process."""
     import gate
 
     package = Path(gate.__file__).parent
     hasher = hashlib.sha256(sys.version.encode())
     for library in _LIBRARIES:
-        try:
-            hasher.update(f"\n{library} {metadata.version(library)}".encode())
-        except metadata.PackageNotFoundError:
-            hasher.update(f"\n{library} -".encode())
+        hasher.update(f"\n{library} {_installed(library)}".encode())
     for module in sorted(package.rglob("*.py")):
         stat = module.stat()
         hasher.update(f"\n{module.relative_to(package).as_posix()} {stat.st_size} {stat.st_mtime_ns}".encode())

@@ -93,3 +93,23 @@ def test_the_build_changes_with_the_gates_own_modules(monkeypatch: pytest.Monkey
     assert copy != before  # other modules
     (package / "__init__.py").write_text("# edited\n", encoding="utf-8")
     assert build() != copy
+
+
+def test_the_build_changes_when_a_parsing_library_is_reinstalled(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import importlib.util
+
+    build = buildinfo.build.__wrapped__
+    before = build()
+    installed = tmp_path / "markdown_it" / "__init__.py"
+    installed.parent.mkdir()
+    installed.write_text("__version__ = '9.9'\n", encoding="utf-8")
+    real = importlib.util.find_spec
+
+    def found(name: str, package: str | None = None) -> object:
+        return importlib.util.spec_from_file_location(name, installed) if name == "markdown_it" else real(name, package)
+
+    monkeypatch.setattr(importlib.util, "find_spec", found)
+    upgraded = build()
+    assert upgraded != before
+    installed.write_text("__version__ = '9.10'\n", encoding="utf-8")
+    assert build() != upgraded
