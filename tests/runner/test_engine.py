@@ -11,6 +11,7 @@ import pytest
 from gate.runner import run_jobs
 from gate.runner.cache import cache_key
 from gate.runner.progress import Progress, auto_enabled, auto_mode
+from gate.trajectory import Trajectory
 
 from .conftest import agent, jobs_of
 
@@ -131,6 +132,37 @@ def test_concurrency_bound_with_an_async_agent(tmp_path: Path, agent_module: Cal
                        agent(adapter="python", function=f"{name}:run", concurrency=4), root=tmp_path, progress=False)
     peaks = [int(t.final_answer) for t in outcome.trajectories]
     assert max(peaks) == 4  # all slots used, never more
+
+
+ORDERED_AGENT = """
+import asyncio, pathlib
+async def run(request):
+    log = pathlib.Path(__file__).with_suffix(".events")
+    with log.open("a") as handle:
+        handle.write("sent " + request["case_id"] + "\\n")
+    await asyncio.sleep({"c1": 0.05, "c2": 0.3}.get(request["case_id"], 0.01))
+    return {"final_answer": "1. " + request["case_id"]}
+"""
+
+
+def test_an_answer_is_judged_after_the_request_its_slot_lets_out(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    # judged at once, an answer held back the next request by its judging (a round of answers
+    # arriving together held back a whole round of requests)
+    from gate.verdict import RunVerdict, Status
+
+    name = agent_module(ORDERED_AGENT)
+    events = tmp_path / f"{name}.events"
+
+    def judge(trajectory: Trajectory) -> RunVerdict:
+        with events.open("a") as handle:
+            handle.write(f"judged {trajectory.case_id}\n")
+        return RunVerdict(case_id=trajectory.case_id, group=trajectory.group, run=trajectory.run, status=Status.PASS)
+
+    outcome = run_jobs(jobs_of("c1", "c2", "c3"), agent(adapter="python", function=f"{name}:run", concurrency=2),
+                       root=tmp_path, progress=False, judge=judge)
+    lines = events.read_text().splitlines()
+    assert lines.index("sent c3") < lines.index("judged c1")  # c2 was still out: c3 went first
+    assert sorted(outcome.verdicts) == [("c1", "A", 0), ("c2", "A", 0), ("c3", "A", 0)]
 
 
 STOPPING_AGENT = """
