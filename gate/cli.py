@@ -1,7 +1,5 @@
 """The `gate` command line. Commands stay thin: options in, a runner called, an exit code out.
-
-Heavy modules are imported inside the commands so `gate --help` starts fast.
-"""
+Heavy modules are imported inside the commands so `gate --help` starts fast."""
 
 from __future__ import annotations
 
@@ -44,6 +42,9 @@ class _Group(click.Group):
                 kept = ""
             click.echo(f"gate: internal error — please report it{kept}:\n{text}", err=True)
             sys.exit(EXIT_INTERNAL)
+        finally:
+            if "gate.jsonstore" in sys.modules:  # a command that used a cache leaves its entries on disk
+                sys.modules["gate.jsonstore"].flush()
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

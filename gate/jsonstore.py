@@ -1,12 +1,20 @@
 """JSON documents on disk by key, for the caches (answers, judge replies, kept verdicts, parsed case
 files): written atomically without fsync — a cache is disposable, and an entry lost or truncated by
-a crash reads as a miss — and read only from regular files of bounded size."""
+a crash reads as a miss — and read only from regular files of bounded size.
+
+Entries are written by one background thread: creating, writing and renaming a file costs a few
+hundred microseconds, which on the event loop held back the agent calls' answers (two entries per
+call, an answer and its verdict). An entry handed to the writer is read back from memory until it
+is on disk, so a store never misses what was put into it; :func:`flush` waits for the writer, and
+the interpreter waits for it at exit."""
 
 from __future__ import annotations
 
 import os
 import stat
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +41,26 @@ def _read_regular(path: Path) -> bytes | None:
         os.close(fd)
 
 
+_pending: dict[Path, str] = {}
+"""Entries handed to the writer and not yet on disk, by path: what a reader in this process sees."""
+_lock = threading.Lock()
+_writer: ThreadPoolExecutor | None = None
+
+
+def _writer_thread() -> ThreadPoolExecutor:
+    global _writer
+    with _lock:
+        if _writer is None:
+            _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gate-cache-writer")
+        return _writer
+
+
+def flush() -> None:
+    """Wait until every entry put so far is on disk (or was given up as unwritable)."""
+    if _writer is not None:
+        _writer.submit(lambda: None).result()  # one thread, in order: everything before it is done
+
+
 class JsonStore:
     """JSON documents by key under ``directory/<key[:2]>/<key>.json``, written atomically without
     fsync; anything unreadable reads as a miss and a failed write only warns (once)."""
@@ -46,22 +74,37 @@ class JsonStore:
 
     def get(self, key: str) -> Any:
         """The stored document, or None when absent, unreadable, corrupt or not a regular file."""
+        path = self._path(key)
+        with _lock:
+            pending = _pending.get(path)
         try:
-            data = _read_regular(self._path(key))
+            data = pending.encode("utf-8", "replace") if pending is not None else _read_regular(path)
             return safejson.loads(data) if data is not None else None
         except (OSError, ValueError):
             return None
 
     def put(self, key: str, text: str) -> None:
-        """Store ``text`` (a JSON document); a failed write is a warning, and the store stops writing."""
+        """Store ``text`` (a JSON document) in the background; a failed write is a warning, and the
+        store stops writing."""
         if not self._writable:
             return
+        path = self._path(key)
+        with _lock:
+            _pending[path] = text
+        _writer_thread().submit(self._store, path, text)
+
+    def _store(self, path: Path, text: str) -> None:
         try:
-            self._write(self._path(key), text)
+            if self._writable:
+                self._write(path, text)
         except OSError as exc:
             self._writable = False
             print(f"gate: warning: cannot write to the cache at {self.directory} ({exc}); continuing without caching",
                   file=sys.stderr)
+        finally:
+            with _lock:
+                if _pending.get(path) is text:
+                    del _pending[path]
 
     def _write(self, target: Path, text: str) -> None:
         replace_text(target, text, durable=False)  # a lost entry is only a cache miss

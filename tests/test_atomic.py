@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gate.atomic import replace_text, write_text
-from gate.jsonstore import JsonStore
+from gate.jsonstore import JsonStore, flush
 
 
 def _fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -45,6 +45,7 @@ def test_the_cache_writes_through_the_shared_writer(tmp_path: Path, monkeypatch:
     calls = _fsyncs(monkeypatch)
     store = JsonStore(tmp_path / "cache")
     store.put("k" * 64, '{"a": 1}')
+    flush()
     written = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
     assert len(written) == 1 and written[0].read_text(encoding="utf-8") == '{"a": 1}' and not calls
 
@@ -62,3 +63,26 @@ def test_text_in_pieces_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
         write_text(target, failing())
     assert target.read_text(encoding="utf-8") == '{\n  "a": 1\n}\n'  # the old file, whole
     assert [p.name for p in tmp_path.iterdir()] == ["results.json"]  # no temporary file left
+
+
+def test_a_cache_entry_is_written_in_the_background_and_read_back_meanwhile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    release = threading.Event()
+    real = JsonStore._write
+
+    def slow(self: JsonStore, target: Path, text: str) -> None:
+        assert release.wait(10)
+        real(self, target, text)
+
+    monkeypatch.setattr(JsonStore, "_write", slow)
+    store = JsonStore(tmp_path / "cache")
+    store.put("k" * 64, '{"a": 1}')  # returns while the writer waits: the caller (the event loop) is not held
+    assert not list((tmp_path / "cache").rglob("*.json"))
+    assert store.get("k" * 64) == JsonStore(tmp_path / "cache").get("k" * 64) == {"a": 1}  # any store in the process
+    release.set()
+    flush()
+    (entry,) = (tmp_path / "cache").rglob("*.json")
+    assert entry.read_text(encoding="utf-8") == '{"a": 1}'
+    assert JsonStore(tmp_path / "cache").get("k" * 64) == {"a": 1}

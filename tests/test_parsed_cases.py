@@ -11,6 +11,7 @@ from casefiles import case_yaml
 
 from gate import yamlio
 from gate.errors import GateError
+from gate.jsonstore import flush
 from gate.loader import load_cases
 from gate.parsed_cases import ParsedCases, parsed_cases
 
@@ -72,6 +73,7 @@ def test_a_corrupt_entry_is_parsed_again_and_ci_reads_none(tmp_path: Path, parse
     write(cases, "QC-01")
     store = ParsedCases(tmp_path / "kept", "b")
     load_cases(cases, parsed=store)
+    flush()  # on disk, as a command leaves it
     for entry in (tmp_path / "kept").rglob("*.json"):
         entry.write_text('{"schema": "gate.parsed-case/v1", "build": "b", "data": {"id": "QC-01"', encoding="utf-8")
     assert "QC-01" in load_cases(cases, parsed=store).cases

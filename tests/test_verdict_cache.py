@@ -8,6 +8,7 @@ import pytest
 
 from gate import evaluate as evaluate_mod
 from gate.evaluate import Judgements
+from gate.jsonstore import flush
 from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
@@ -33,7 +34,9 @@ def judged(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def judge(store: VerdictStore | None, readings: Readings, digests: dict[str, str] | None = None) -> list[RunVerdict]:
     judgements = Judgements(CASE_SET.cases, 5.0, readings, store, CASE_SET.file_digests if digests is None else digests)
-    return [judgements(t) for t in RUNS]
+    verdicts = [judgements(t) for t in RUNS]
+    flush()  # the kept verdicts on disk, as a command leaves them
+    return verdicts
 
 
 def test_a_rerun_takes_every_verdict_and_consistency_field_from_the_store(tmp_path: Path, judged: list[int]) -> None:

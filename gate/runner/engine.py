@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from gate.agent_config import AgentConfig
 from gate.jobs import Job, build_request
+from gate.jsonstore import flush
 from gate.runner.adapters import build_adapter
 from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory
 from gate.runner.cache import Cache, cache_key
@@ -106,6 +107,8 @@ def run_jobs(
         asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, transport))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
         state.interrupted = True
+    finally:
+        flush()  # the answers cached in the background are on disk when the run returns
     return state.outcome()
 
 
