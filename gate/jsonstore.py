@@ -2,11 +2,14 @@
 files): written atomically without fsync — a cache is disposable, and an entry lost or truncated by
 a crash reads as a miss — and read only from regular files of bounded size.
 
-Entries are written by one background thread: creating, writing and renaming a file costs a few
-hundred microseconds, which on the event loop held back the agent calls' answers (two entries per
-call, an answer and its verdict). An entry handed to the writer is read back from memory until it
-is on disk, so a store never misses what was put into it; :func:`flush` waits for the writer, and
-the interpreter waits for it at exit."""
+A store kept while an agent is called (``background``: its answers, their verdicts) has its entries
+written by one background thread: creating, writing and renaming a file costs a few hundred
+microseconds, which on the event loop held back the agent calls' answers (two entries per call).
+Elsewhere the caller writes its own: a thread doing file I/O beside a busy interpreter slows it
+(each of its system calls takes the interpreter lock back): replaying 6,000 cases took 5–15 %
+longer with it. An entry handed to the writer is read back from memory until it is on disk, so a
+store never misses what was put into it; :func:`flush` waits for the writer, and the interpreter
+waits for it at exit."""
 
 from __future__ import annotations
 
@@ -41,6 +44,9 @@ def _read_regular(path: Path) -> bytes | None:
         os.close(fd)
 
 
+BACKLOG = 64
+"""Entries the writer may be behind by; past it the caller writes its own (a slow disk costs time,
+not memory)."""
 _pending: dict[Path, str] = {}
 """Entries handed to the writer and not yet on disk, by path: what a reader in this process sees."""
 _lock = threading.Lock()
@@ -65,8 +71,9 @@ class JsonStore:
     """JSON documents by key under ``directory/<key[:2]>/<key>.json``, written atomically without
     fsync; anything unreadable reads as a miss and a failed write only warns (once)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, background: bool = False) -> None:
         self.directory = directory
+        self._background = background
         self._writable = True
 
     def _path(self, key: str) -> Path:
@@ -90,8 +97,13 @@ class JsonStore:
             return
         path = self._path(key)
         with _lock:
-            _pending[path] = text
-        _writer_thread().submit(self._store, path, text)
+            behind = not self._background or len(_pending) >= BACKLOG
+            if not behind:
+                _pending[path] = text
+        if behind:
+            self._store(path, text)
+        else:
+            _writer_thread().submit(self._store, path, text)
 
     def _store(self, path: Path, text: str) -> None:
         try:

@@ -39,8 +39,8 @@ class StoredVerdict(BaseModel):
 class VerdictStore:
     """Cached verdicts under ``directory`` for one build and judging budget."""
 
-    def __init__(self, directory: Path, budget_s: float | None, build_id: str) -> None:
-        self._store = JsonStore(directory)
+    def __init__(self, directory: Path, budget_s: float | None, build_id: str, *, background: bool = False) -> None:
+        self._store = JsonStore(directory, background=background)
         self._budget_s = budget_s
         self._build_id = build_id
 
@@ -71,7 +71,8 @@ class VerdictStore:
 
 
 def verdict_store(answer_cache: Path | None, budget_s: float | None,
-                  env: Mapping[str, str] | None = None) -> VerdictStore | None:
-    """The store beside the answer cache directory (``verdicts/``), or None: no answer cache, or CI."""
+                  env: Mapping[str, str] | None = None, *, background: bool = False) -> VerdictStore | None:
+    """The store beside the answer cache directory (``verdicts/``), or None: no answer cache, or CI.
+    ``background``: written by the cache writer thread, for verdicts given while the agent answers."""
     directory = readable(answer_cache, env)
-    return VerdictStore(directory / "verdicts", budget_s, build()) if directory is not None else None
+    return VerdictStore(directory / "verdicts", budget_s, build(), background=background) if directory is not None else None

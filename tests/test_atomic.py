@@ -45,7 +45,6 @@ def test_the_cache_writes_through_the_shared_writer(tmp_path: Path, monkeypatch:
     calls = _fsyncs(monkeypatch)
     store = JsonStore(tmp_path / "cache")
     store.put("k" * 64, '{"a": 1}')
-    flush()
     written = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
     assert len(written) == 1 and written[0].read_text(encoding="utf-8") == '{"a": 1}' and not calls
 
@@ -77,7 +76,7 @@ def test_a_cache_entry_is_written_in_the_background_and_read_back_meanwhile(
         real(self, target, text)
 
     monkeypatch.setattr(JsonStore, "_write", slow)
-    store = JsonStore(tmp_path / "cache")
+    store = JsonStore(tmp_path / "cache", background=True)
     store.put("k" * 64, '{"a": 1}')  # returns while the writer waits: the caller (the event loop) is not held
     assert not list((tmp_path / "cache").rglob("*.json"))
     assert store.get("k" * 64) == JsonStore(tmp_path / "cache").get("k" * 64) == {"a": 1}  # any store in the process
@@ -86,3 +85,42 @@ def test_a_cache_entry_is_written_in_the_background_and_read_back_meanwhile(
     (entry,) = (tmp_path / "cache").rglob("*.json")
     assert entry.read_text(encoding="utf-8") == '{"a": 1}'
     assert JsonStore(tmp_path / "cache").get("k" * 64) == {"a": 1}
+
+
+def test_a_writer_behind_by_its_backlog_leaves_the_caller_to_write_its_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from gate import jsonstore
+
+    release = threading.Event()
+    real = JsonStore._write
+
+    def slow(self: JsonStore, target: Path, text: str) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            assert release.wait(10)
+        real(self, target, text)
+
+    monkeypatch.setattr(JsonStore, "_write", slow)
+    monkeypatch.setattr(jsonstore, "BACKLOG", 1)
+    store = JsonStore(tmp_path / "cache", background=True)
+    store.put("a" * 64, '{"n": 1}')  # the writer takes it, and waits
+    store.put("b" * 64, '{"n": 2}')  # one behind already: written here and now
+    assert [p.name[:1] for p in (tmp_path / "cache").rglob("*.json")] == ["b"]
+    release.set()
+    flush()
+    assert sorted(p.name[:1] for p in (tmp_path / "cache").rglob("*.json")) == ["a", "b"]
+    assert store.get("a" * 64) == {"n": 1} and store.get("b" * 64) == {"n": 2}
+
+
+def test_a_store_kept_outside_agent_calls_is_written_by_its_caller(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    writers: list[str] = []
+    real = JsonStore._write
+    monkeypatch.setattr(JsonStore, "_write", lambda self, target, text: writers.append(threading.current_thread().name)
+                        or real(self, target, text))
+    JsonStore(tmp_path / "cases").put("c" * 64, "{}")  # loading cases: no loop to keep free
+    JsonStore(tmp_path / "answers", background=True).put("a" * 64, "{}")
+    flush()
+    assert writers[0] == threading.main_thread().name and writers[1] != writers[0]
