@@ -12,11 +12,12 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from gate import safejson
 from gate.atomic import write_json
 from gate.errors import GateError
+from gate.model import Model
 from gate.results import CountRecord, ResultsFile
 from gate.verdict import RunCount, Status
 from gate.yamlio import dotted
@@ -27,10 +28,10 @@ SCHEMA_V1 = "gate.baseline/v1"
 Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
-class StoredCount(BaseModel):
+class StoredCount(Model):
     """Passing runs out of judged runs, as recorded."""
 
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     passed: int = Field(ge=0)
     runs: int = Field(ge=1)
@@ -45,10 +46,10 @@ class StoredCount(BaseModel):
         return RunCount(passed=self.passed, judged=self.runs)
 
 
-class Baseline(BaseModel):
+class Baseline(Model):
     """baselines/<name>.json: per-(case, group) pass counts, per-dimension rates, digest, identity."""
 
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     schema_: str = Field(alias="schema", pattern=r"^gate\.baseline/v2$")
     cases_digest: str
@@ -67,8 +68,8 @@ class Baseline(BaseModel):
         return stored.count() if stored is not None else None
 
 
-class _BaselineV1(BaseModel):
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+class _BaselineV1(Model):
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     schema_: str = Field(alias="schema", pattern=r"^gate\.baseline/v1$")
     cases_digest: str

@@ -17,7 +17,7 @@ TAG_SKILL_EXPLICIT = "skill-explicit-constraint"
 
 
 class _Strict(StrictValues):
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Message(_Strict):
@@ -145,7 +145,7 @@ class Constraint(_Strict):
 class Example(_Strict):
     """A hand-written trajectory that must pass, or must fail on the constraints in ``fails``."""
 
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     final_answer: str = ""
     tool_calls: tuple[ToolCall, ...] = ()

@@ -6,9 +6,10 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import ConfigDict, Field, StrictBool
 
 from gate.memo import ByIdentity
+from gate.model import Model
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 SCHEMA = "gate.results/v1"
@@ -17,10 +18,10 @@ SCHEMA = "gate.results/v1"
 # ---------------------------------------------------------------- the document, as readers see it
 
 
-class _Part(BaseModel):
+class _Part(Model):
     """A part of results.json: typed where a reader relies on it; keys added by later versions pass."""
 
-    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
 
 
 class ConstraintRecord(_Part):

@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
+from gate.model import Model
+
 _NoneType = type(None)
 
 
@@ -114,10 +116,10 @@ def _field_walked(model: type[BaseModel], name: str) -> bool:
 _PLAIN = (str, int, _NoneType)  # type() is exact: a bool is not an int here
 
 
-class StrictValues(BaseModel):
+class StrictValues(Model):
     """A model base whose fields refuse booleans as numbers and NaN/infinity, with a clear message."""
 
-    model_config = ConfigDict(defer_build=True, allow_inf_nan=False)
+    model_config = ConfigDict(allow_inf_nan=False)
 
     checked_elsewhere: ClassVar[frozenset[str]] = frozenset()
     """Fields another model validates with their real types (a constraint's checker params)."""
@@ -140,4 +142,4 @@ class StrictValues(BaseModel):
 class StrictConfig(StrictValues):
     """A gate.yaml section: strict values, no unknown key, immutable once read."""
 
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)

@@ -6,9 +6,10 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from gate import safejson
+from gate.model import Model
 
 Group = Literal["A", "B"]
 
@@ -21,10 +22,10 @@ def clean_text(text: str) -> str:
     return text if text.isascii() else text.encode("utf-8", "replace").decode("utf-8")
 
 
-class ToolCall(BaseModel):
+class ToolCall(Model):
     """One tool call, in call order; ``is_error`` marks a call whose result was an error."""
 
-    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     name: str
     args: dict[str, Any] = Field(default_factory=dict)
@@ -47,10 +48,10 @@ class ToolCall(BaseModel):
         return data
 
 
-class Trajectory(BaseModel):
+class Trajectory(Model):
     """One (case, group, run) record. Either ``final_answer`` + ``tool_calls`` or OpenAI ``messages``."""
 
-    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     case_id: str
     group: Group

@@ -5,7 +5,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from gate.model import Model
 
 
 class Status(str, Enum):
@@ -20,10 +22,10 @@ class Status(str, Enum):
         return self.value
 
 
-class Outcome(BaseModel):
+class Outcome(Model):
     """What a checker returns: a status, one actionable line, and optional evidence."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     status: Status
     detail: str
@@ -46,10 +48,10 @@ class Outcome(BaseModel):
         return cls(status=Status.PASS if ok else Status.FAIL, detail=detail, evidence=evidence)
 
 
-class ConstraintVerdict(BaseModel):
+class ConstraintVerdict(Model):
     """The verdict on one constraint of one case run."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     id: str
     check: str
@@ -60,10 +62,10 @@ class ConstraintVerdict(BaseModel):
     """Who decided when it was not the rule checkers: the LLM judge (``judge.gate``) or a human review."""
 
 
-class RunVerdict(BaseModel):
+class RunVerdict(Model):
     """The verdict on one (case, group, run): pass when every judged rule constraint passes."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     case_id: str
     group: str
@@ -96,10 +98,10 @@ def combine(statuses: list[Status]) -> Status:
     return Status.PASS
 
 
-class RunCount(BaseModel):
+class RunCount(Model):
     """Passing runs out of judged runs of one (case, group); skipped runs are not judged."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     passed: int = 0
     judged: int = 0

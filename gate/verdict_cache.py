@@ -16,19 +16,20 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from gate.buildinfo import build, readable
 from gate.jsonstore import JsonStore
+from gate.model import Model
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 SCHEMA = "gate.verdict-cache/v1"
 
 
-class StoredVerdict(BaseModel):
+class StoredVerdict(Model):
     """One cached verdict: what judging gave, without the run's number or metadata."""
 
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     schema_: str = Field(alias="schema")
     status: Status

@@ -16,7 +16,7 @@ from gate.verdict import Outcome
 class Params(StrictValues):
     """Base of every checker's parameters: unknown keys are errors, values are frozen."""
 
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class CountBounds(Params):

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
+from gate.model import Model
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.scoring.stats import fisher_less, fisher_min_attainable, tarone_bonferroni
@@ -31,10 +32,10 @@ class PairOutcome(str, Enum):
     CLEARED = "cleared"
 
 
-class PairDecision(BaseModel):
+class PairDecision(Model):
     """The decision on one (case, group), with its evidence."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     case_id: str
     group: str

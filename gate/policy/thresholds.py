@@ -5,9 +5,10 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from gate.config import Thresholds
+from gate.model import Model
 from gate.percent import percent
 from gate.scoring.metrics import GroupMetrics, Metrics
 
@@ -27,10 +28,10 @@ _RANK = {Level.RED_LINE: 0, Level.ERROR: 1, Level.WARNING: 2, Level.INFO: 3}
 FAIL_ON: dict[str, Level] = {"red-line": Level.RED_LINE, "error": Level.ERROR, "warning": Level.WARNING}
 
 
-class Finding(BaseModel):
+class Finding(Model):
     """One policy outcome worth reporting: level, rule, message and the numbers behind it."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     level: Level
     rule: str

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from gate.baseline import SCHEMA, Baseline, StoredCount
+from gate.model import Model
 from gate.scoring.metrics import Metrics
 from gate.verdict import RunCount, Status
 
@@ -28,10 +29,10 @@ def from_metrics(metrics: Metrics, *, cases_digest: str, identity: dict[str, Any
     )
 
 
-class Comparison(BaseModel):
+class Comparison(Model):
     """How this run differs from the baseline (descriptive: the decisions are made elsewhere)."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     present: bool
     stale: bool = False

@@ -6,9 +6,10 @@ from collections import defaultdict
 from collections.abc import Iterable
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict, Field
 
 from gate.case import Case
+from gate.model import Model
 from gate.verdict import RunCount, RunVerdict, Status
 
 
@@ -23,7 +24,7 @@ def _rate(numerator: int, denominator: int) -> float | None:
     return round(numerator / denominator, 4) if denominator else None
 
 
-class GroupMetrics(BaseModel):
+class GroupMetrics(Model):
     """Counts and rates of one group over a set of runs. Agent errors count as judged, not passed.
 
     The case pass rate is the mean over cases of each case's pass rate, so every case weighs the
@@ -31,7 +32,7 @@ class GroupMetrics(BaseModel):
     runs per case it is passing runs / judged runs.
     """
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     runs: int = 0
     passed: int = 0
@@ -116,14 +117,14 @@ def _group_metrics(outcomes: list[tuple[RunCount, list[RunVerdict]]]) -> GroupMe
     return GroupMetrics(**counts, case_counts=tuple(judged_cases))
 
 
-class CaseOutcome(BaseModel):
+class CaseOutcome(Model):
     """One case over its runs: per group the pass count and a status by majority of the runs."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     case_id: str
     groups: dict[str, Status]
-    counts: dict[str, RunCount] = {}
+    counts: dict[str, RunCount] = Field(default_factory=dict)
     attribution: Attribution | None = None
 
 
@@ -162,16 +163,16 @@ def attribute(groups: dict[str, Status]) -> Attribution | None:
     return None
 
 
-class Metrics(BaseModel):
+class Metrics(Model):
     """Everything the policy and the reports need, computed once."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     dimensions: dict[str, dict[str, GroupMetrics]]
     skill_explicit: dict[str, GroupMetrics]
     overall: dict[str, GroupMetrics]
     cases: dict[str, CaseOutcome]
-    case_dimension: dict[str, str] = {}
+    case_dimension: dict[str, str] = Field(default_factory=dict)
     """Each judged case's dimension key (B3/QC)."""
 
     def delta(self, dimension: str) -> float | None:

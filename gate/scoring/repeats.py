@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case, Consistency, ConsistencyBounds
+from gate.model import Model
 from gate.scoring.fields import ConsistencyField, mode, mode_frequency
 from gate.scoring.readings import Readings, Run
 from gate.trajectory import Group
@@ -28,8 +29,8 @@ DP = 4
 _MODE_SHOWN = 120
 
 
-class Frozen(BaseModel):
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+class Frozen(Model):
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class FieldConsistency(Frozen):

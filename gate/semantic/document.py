@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from gate.model import Model
 
 JUDGE_SCHEMA: Final = "gate.judge/v1"
 CALIBRATION_SCHEMA: Final = "gate.judge-calibration/v1"
@@ -13,8 +15,8 @@ CALIBRATION_SCHEMA: Final = "gate.judge-calibration/v1"
 Verdict = Literal["pass", "fail", "error", "skipped"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
+class _Model(Model):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class SampleRecord(_Model):

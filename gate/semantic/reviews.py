@@ -39,7 +39,7 @@ Verdict = Literal["pass", "fail", "error", "skipped"]
 class Review(StrictValues):
     """One human verdict."""
 
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     trajectory: str
     case_id: str = Field(min_length=1)
@@ -64,7 +64,7 @@ class Review(StrictValues):
 
 
 class ReviewsFile(StrictValues):
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     schema_: Literal["gate.reviews/v1"] = Field(alias="schema")
     reviews: tuple[Review, ...] | None = ()
