@@ -164,5 +164,4 @@ def _agent_adapter() -> TypeAdapter[AgentConfig]:
 
 def agent_config(settings: dict[str, Any]) -> CommandAgent | HttpAgent | PythonAgent | ReplayAgent | OpenAIAgent:
     """The agent section read from a mapping (raises pydantic's ValidationError)."""
-    found: CommandAgent | HttpAgent | PythonAgent | ReplayAgent | OpenAIAgent = _agent_adapter().validate_python(settings)
-    return found
+    return _agent_adapter().validate_python(settings)

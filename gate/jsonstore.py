@@ -91,8 +91,8 @@ class JsonStore:
             return None
 
     def put(self, key: str, text: str) -> None:
-        """Store ``text`` (a JSON document) in the background; a failed write is a warning, and the
-        store stops writing."""
+        """Store ``text`` (a JSON document) — by the writer thread for a ``background`` store not too
+        far behind, else now; a failed write is a warning, and the store stops writing."""
         if not self._writable:
             return
         path = self._path(key)
