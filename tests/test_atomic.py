@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -64,23 +65,30 @@ def test_text_in_pieces_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["results.json"]  # no temporary file left
 
 
-def test_a_cache_entry_is_written_in_the_background_and_read_back_meanwhile(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
-
+@pytest.fixture
+def held_writer(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The cache writer thread waits for the event before each write (a caller's own writes go at once)."""
     release = threading.Event()
     real = JsonStore._write
 
-    def slow(self: JsonStore, target: Path, text: str) -> None:
-        assert release.wait(10)
+    def held(self: JsonStore, target: Path, text: str) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            assert release.wait(10)
         real(self, target, text)
 
-    monkeypatch.setattr(JsonStore, "_write", slow)
+    monkeypatch.setattr(JsonStore, "_write", held)
+    yield release
+    release.set()  # a failed test leaves no writer waiting
+    flush()
+
+
+def test_a_cache_entry_is_written_in_the_background_and_read_back_meanwhile(
+        tmp_path: Path, held_writer: threading.Event) -> None:
     store = JsonStore(tmp_path / "cache", background=True)
     store.put("k" * 64, '{"a": 1}')  # returns while the writer waits: the caller (the event loop) is not held
     assert not list((tmp_path / "cache").rglob("*.json"))
     assert store.get("k" * 64) == JsonStore(tmp_path / "cache").get("k" * 64) == {"a": 1}  # any store in the process
-    release.set()
+    held_writer.set()
     flush()
     (entry,) = (tmp_path / "cache").rglob("*.json")
     assert entry.read_text(encoding="utf-8") == '{"a": 1}'
@@ -88,34 +96,21 @@ def test_a_cache_entry_is_written_in_the_background_and_read_back_meanwhile(
 
 
 def test_a_writer_behind_by_its_backlog_leaves_the_caller_to_write_its_own(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
-
+        tmp_path: Path, held_writer: threading.Event, monkeypatch: pytest.MonkeyPatch) -> None:
     from gate import jsonstore
 
-    release = threading.Event()
-    real = JsonStore._write
-
-    def slow(self: JsonStore, target: Path, text: str) -> None:
-        if threading.current_thread() is not threading.main_thread():
-            assert release.wait(10)
-        real(self, target, text)
-
-    monkeypatch.setattr(JsonStore, "_write", slow)
     monkeypatch.setattr(jsonstore, "BACKLOG", 1)
     store = JsonStore(tmp_path / "cache", background=True)
     store.put("a" * 64, '{"n": 1}')  # the writer takes it, and waits
     store.put("b" * 64, '{"n": 2}')  # one behind already: written here and now
     assert [p.name[:1] for p in (tmp_path / "cache").rglob("*.json")] == ["b"]
-    release.set()
+    held_writer.set()
     flush()
     assert sorted(p.name[:1] for p in (tmp_path / "cache").rglob("*.json")) == ["a", "b"]
     assert store.get("a" * 64) == {"n": 1} and store.get("b" * 64) == {"n": 2}
 
 
 def test_a_store_kept_outside_agent_calls_is_written_by_its_caller(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
-
     writers: list[str] = []
     real = JsonStore._write
     monkeypatch.setattr(JsonStore, "_write", lambda self, target, text: writers.append(threading.current_thread().name)
