@@ -17,12 +17,14 @@ import os
 import stat
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gate import safejson
 from gate.atomic import replace_text
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 MAX_ENTRY_BYTES = 10 * 1024 * 1024
 """An entry larger than an agent's answer may be (the adapters' output cap) is not read."""
@@ -57,6 +59,8 @@ def _writer_thread() -> ThreadPoolExecutor:
     global _writer
     with _lock:
         if _writer is None:
+            from concurrent.futures import ThreadPoolExecutor  # only a run that calls an agent starts one
+
             _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gate-cache-writer")
         return _writer
 
