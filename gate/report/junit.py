@@ -4,7 +4,8 @@
 Green means green: a run that fails where the baseline failed too (a known failure), or a flaky
 run of a case that passes by majority, is reported as skipped with the reason, so JUnit consumers
 count only new failures; the gate's own rules are testcases, failed when they fail the gate.
-Written with junit-xml; every string is cleaned first (agents write ANSI escapes and control
+Built with junit-xml and written as its pretty print writes it (``gate.report.junit_text``, without
+the DOM round trip); every string is cleaned first (agents write ANSI escapes and control
 characters), and every failure carries a message — junit-xml drops one that has neither. Times are
 exact decimals (milliseconds), so sums carry no float noise.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.policy.thresholds import FAIL_ON, Finding, Level, rank
+from gate.report.junit_text import report_string
 from gate.report.model import GateReport
 from gate.results import sort_verdicts
 from gate.sanitize import one_line, xml_safe
@@ -203,23 +205,10 @@ def render(report: GateReport) -> str:
         properties = _properties(report, dimension, groups, grouped_verdicts[name])
         suites.append(junit_xml.TestSuite(name=name, test_cases=grouped[name], properties=properties))
     suites.append(junit_xml.TestSuite(name="gate", test_cases=_rule_cases(junit_xml, report)))
-    text: str = junit_xml.to_xml_report_string(suites, prettyprint=True)
     if report.wall_s is not None:  # concurrent calls overlap: the run's own duration, not their sum
-        return _root_time(text, Decimal(round(report.wall_s * 1000)) / 1000)
-    total = sum((c.elapsed_sec for suite in suites for c in suite.test_cases if c.elapsed_sec), Decimal(0))
-    return _root_time(text, total)
-
-
-def _root_time(text: str, total: Decimal) -> str:
-    """junit-xml sums the root's time in floats (36.79600000000001): write the exact sum instead."""
-    start = text.find("<testsuites ")
-    end = text.find(">", start)
-    key = ' time="'
-    at = text.find(key, start, end)
-    if start < 0 or at < 0:
-        return text
-    value_end = text.find('"', at + len(key))
-    return f"{text[:at + len(key)]}{total}{text[value_end:]}"
+        return report_string(suites, Decimal(round(report.wall_s * 1000)) / 1000)
+    return report_string(suites, sum((c.elapsed_sec for suite in suites for c in suite.test_cases if c.elapsed_sec),
+                                     Decimal(0)))
 
 
 def _why_not_new(report: GateReport, verdict: RunVerdict, state: str) -> str:
