@@ -4,50 +4,21 @@ Heavy modules are imported inside the commands so `gate --help` starts fast."""
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from gate.errors import EXIT_INTERNAL, GateError
+from gate.cli_group import GateGroup
+from gate.errors import GateError
 
 if TYPE_CHECKING:
     from gate.pipeline import CheckSettings
     from gate.report.model import GateReport
 
 
-class _Group(click.Group):
-    """Turns GateError into a message + exit 2, and any other exception into exit 3 + traceback."""
-
-    def invoke(self, ctx: click.Context) -> object:
-        try:
-            return super().invoke(ctx)
-        except GateError as exc:
-            click.echo(f"gate: error: {exc}", err=True)
-            sys.exit(exc.exit_code)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
-            raise
-        except KeyboardInterrupt:
-            click.echo("gate: interrupted", err=True)
-            sys.exit(130)
-        except Exception:
-            text = traceback.format_exc()
-            crash = Path("gate-crash.txt")
-            try:
-                crash.write_text(text, encoding="utf-8")
-                kept = f" (traceback kept in {crash})"
-            except OSError:
-                kept = ""
-            click.echo(f"gate: internal error — please report it{kept}:\n{text}", err=True)
-            sys.exit(EXIT_INTERNAL)
-        finally:
-            if "gate.jsonstore" in sys.modules:  # a command that used a cache leaves its entries on disk
-                sys.modules["gate.jsonstore"].flush()
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=GateGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="agent-gate", prog_name="gate")
 def main() -> None:
     """agent-gate: gate pull requests on how faithfully an LLM agent follows instructions."""
@@ -227,7 +198,6 @@ def comment_command(body_file: str | None, config_path: str | None, pr: int | No
     from gate.commands.comment import run_comment
 
     sys.exit(run_comment(body_file, config_path, pr, author, head_sha))
-
 
 
 @main.command("init")

@@ -28,7 +28,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("semantic", ("gate.semantic", "gate.schemas")),
     ("pipeline", ("gate.pipeline", "gate.confirm", "gate.baseline_ref")),
     ("commands", ("gate.commands",)),
-    ("cli", ("gate.cli", "gate.cli_semantic", "gate.__main__")),
+    ("cli", ("gate.cli", "gate.cli_group", "gate.cli_semantic", "gate.__main__")),
 ]
 
 

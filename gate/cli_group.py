@@ -1,0 +1,51 @@
+"""What every `gate` command runs inside: errors turned into exit codes, the garbage collector tuned
+for a batch process, and the cache writer flushed before exit."""
+
+from __future__ import annotations
+
+import gc
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from gate.errors import EXIT_INTERNAL, GateError
+
+COLLECTOR_THRESHOLDS = (50_000, 50, 50)
+"""``gc.set_threshold`` for a gate process (Python's default: 700, 10, 10)."""
+
+
+class GateGroup(click.Group):
+    """Turns GateError into a message + exit 2, and any other exception into exit 3 + traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        # A gate process keeps what it builds (cases, trajectories, verdicts) until its reports are
+        # written, so the collector's default full passes only rescan a growing live heap: 3 s of a
+        # 6,000-case check. Young objects are collected every 50,000 allocations, old ones rarely.
+        collector = gc.get_threshold()
+        gc.set_threshold(*COLLECTOR_THRESHOLDS)
+        try:
+            return super().invoke(ctx)
+        except GateError as exc:
+            click.echo(f"gate: error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("gate: interrupted", err=True)
+            sys.exit(130)
+        except Exception:
+            text = traceback.format_exc()
+            crash = Path("gate-crash.txt")
+            try:
+                crash.write_text(text, encoding="utf-8")
+                kept = f" (traceback kept in {crash})"
+            except OSError:
+                kept = ""
+            click.echo(f"gate: internal error — please report it{kept}:\n{text}", err=True)
+            sys.exit(EXIT_INTERNAL)
+        finally:
+            gc.set_threshold(*collector)  # as it was, for a caller that invokes gate in its own process
+            if "gate.jsonstore" in sys.modules:  # a command that used a cache leaves its entries on disk
+                sys.modules["gate.jsonstore"].flush()
