@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
@@ -69,6 +70,9 @@ def json_count(subject: Subject, params: JsonCountParams) -> Outcome:
     return Outcome.of(params.admits(len(array)), detail)
 
 
+# Keys and field names recur in every answer of a case: their splits are kept (bounded, as keys are
+# the agent's to choose).
+@lru_cache(maxsize=4096)
 def _normal_key(key: str) -> str:
     return re.sub(r"[\s_\-]", "", key).casefold()
 
@@ -76,6 +80,7 @@ def _normal_key(key: str) -> str:
 _WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
+@lru_cache(maxsize=4096)
 def _words(key: str) -> tuple[str, ...]:
     """A key's words: snake_case, kebab-case, camelCase and spaces split (reasonForRecommendation →
     reason, for, recommendation)."""
