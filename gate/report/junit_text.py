@@ -43,27 +43,30 @@ def _attribute_escapes() -> dict[int, str]:
 
 def report_string(suites: list[Any], time: Decimal) -> str:
     """What ``junit_xml.to_xml_report_string(suites, prettyprint=True)`` returns, with the root's
-    ``time`` the exact ``time`` instead of junit-xml's float sum."""
-    root = Element("testsuites")
+    ``time`` the exact ``time`` instead of junit-xml's float sum. Each suite's tree is written and
+    let go before the next is built."""
+    escapes = _attribute_escapes()
     totals = dict.fromkeys(_COUNTS, 0)
+    body: list[str] = []
     for suite in suites:
         tree = suite.build_xml_doc()
         for key in _COUNTS:
             totals[key] += int(tree.get(key, 0))
-        root.append(tree)
-    if suites:
-        for key, value in totals.items():
-            root.set(key, str(value))
-        root.set("time", str(time))
-    lines = ['<?xml version="1.0" ?>\n']
-    _write(root, "", _attribute_escapes(), lines)
-    return "".join(lines)
+        _write(tree, "\t", escapes, body)
+    if not suites:
+        return '<?xml version="1.0" ?>\n<testsuites/>\n'
+    root = Element("testsuites", {key: str(value) for key, value in totals.items()}, time=str(time))
+    return "".join(['<?xml version="1.0" ?>\n', _head(root, "", escapes), ">\n", *body, "</testsuites>\n"])
+
+
+def _head(element: Element, indent: str, escapes: dict[int, str]) -> str:
+    return indent + "<" + element.tag + "".join(
+        f' {name}="{_ATTRIBUTE_DROPPED.sub("", value).translate(escapes)}"' for name, value in element.attrib.items())
 
 
 def _write(element: Element, indent: str, escapes: dict[int, str], lines: list[str]) -> None:
     """``element`` as minidom pretty-prints it (junit-xml's trees set no tails)."""
-    head = indent + "<" + element.tag + "".join(
-        f' {name}="{_ATTRIBUTE_DROPPED.sub("", value).translate(escapes)}"' for name, value in element.attrib.items())
+    head = _head(element, indent, escapes)
     text = _TEXT_DROPPED.sub("", element.text) if element.text else ""
     if len(element):
         lines.append(head + ">\n")

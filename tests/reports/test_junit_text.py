@@ -65,3 +65,7 @@ def test_an_element_whose_text_is_all_controls_is_written_empty() -> None:
     text = report_string([junit_xml.TestSuite(name="s", test_cases=[case])], Decimal(0))
     assert "<system-out/>" in text
     assert text == _junit_xml([junit_xml.TestSuite(name="s", test_cases=[case])], Decimal(0))
+
+
+def test_no_suite_is_an_empty_root() -> None:
+    assert report_string([], Decimal(0)) == junit_xml.to_xml_report_string([], prettyprint=True)

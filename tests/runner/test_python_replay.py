@@ -10,6 +10,7 @@ import pytest
 
 from gate.errors import GateError
 from gate.runner import run_jobs
+from gate.trajectory import Trajectory
 
 from .conftest import HERE, Sleeps, agent, jobs_of
 
@@ -148,3 +149,16 @@ def test_replay_answers_from_the_recorded_file(tmp_path: Path) -> None:
 def test_replay_file_missing_is_a_gate_error(tmp_path: Path) -> None:
     with pytest.raises(GateError, match="replay file not found"):
         run_jobs(jobs_of("c1"), agent(adapter="replay", trajectories="nope.jsonl"), root=tmp_path)
+
+
+def test_replay_gives_back_every_field_of_the_record(tmp_path: Path) -> None:
+    record = {"case_id": "c1", "group": "B", "run": 0, "final_answer": "不要索尼 \u2028 ✓ \"quoted\"\n- 1.2 万元",
+              "tool_calls": [{"name": "search", "arguments": {"q": "耳机", "limit": 3, "price": 1.5}, "result": "ok"}],
+              "metadata": {"latency_ms": 1234.5, "model": "m-1", "tokens": {"in": 10, "out": 20}}}
+    (tmp_path / "rec.jsonl").write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    outcome = run_jobs(jobs_of("c1", groups=("B",)), agent(adapter="replay", trajectories="rec.jsonl"),
+                       root=tmp_path, progress=False)
+    [replayed] = outcome.trajectories
+    expected = Trajectory.model_validate(record)
+    assert replayed.final_answer == expected.final_answer and replayed.tool_calls == expected.tool_calls
+    assert {k: replayed.metadata[k] for k in ("model", "tokens")} == {"model": "m-1", "tokens": {"in": 10, "out": 20}}

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from gate.errors import GateError
-from gate.records import read_trajectories
+from gate.records import iter_trajectories
 from gate.runner.base import AgentError
-from gate.trajectory import Trajectory
 
 
 class ReplayAdapter:
@@ -22,8 +22,11 @@ class ReplayAdapter:
         if not path.exists():
             raise GateError("agent.trajectories: replay file not found", where=str(path))
         self._path = path
-        self._records: dict[tuple[str, str, int], Trajectory] = {
-            (r.case_id, r.group, r.run): r for r in read_trajectories(path)
+        # Each record validated, then kept as its JSON text: a quarter of the memory of the model,
+        # and the run builds its own trajectory from the answer anyway.
+        self._records: dict[tuple[str, str, int], str] = {
+            (r.case_id, r.group, r.run): json.dumps(r.model_dump(mode="json"), ensure_ascii=False)
+            for r in iter_trajectories(path)
         }
 
     def fingerprint(self, request: dict[str, Any]) -> Any:
@@ -34,7 +37,8 @@ class ReplayAdapter:
         record = self._records.get(key)
         if record is None:
             raise AgentError(f"no recorded trajectory for {key[0]} group {key[1]} run {key[2]} in {self._path}")
-        return record.model_dump(mode="json")
+        answer: dict[str, Any] = json.loads(record)
+        return answer
 
     async def aclose(self) -> None:
         return None
