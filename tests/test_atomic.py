@@ -119,3 +119,18 @@ def test_a_store_kept_outside_agent_calls_is_written_by_its_caller(tmp_path: Pat
     JsonStore(tmp_path / "answers", background=True).put("a" * 64, "{}")
     flush()
     assert writers[0] == threading.main_thread().name and writers[1] != writers[0]
+
+
+def test_an_entry_that_grew_after_its_size_was_read_is_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = JsonStore(tmp_path)
+    store.put("ab" * 32, '{"answer": "' + "长" * 500 + '"}')
+    real = os.fstat
+
+    def earlier(fd: int) -> os.stat_result:  # the size before a writer appended to the file
+        info = real(fd)
+        return os.stat_result((info.st_mode, *tuple(info)[1:6], 10, *tuple(info)[7:]))
+
+    monkeypatch.setattr(os, "fstat", earlier)
+    assert store.get("ab" * 32) == {"answer": "长" * 500}
+    monkeypatch.setattr("gate.jsonstore.MAX_ENTRY_BYTES", 100)
+    assert store.get("ab" * 32) is None  # grown past the cap: not read
