@@ -13,6 +13,7 @@ exact decimals (milliseconds), so sums carry no float noise.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -162,12 +163,12 @@ def render(report: GateReport) -> str:
     import junit_xml
 
     by_case = report.junit.testcase == "case"
-    units: dict[tuple[str, str], list[RunVerdict]] = defaultdict(list)  # (suite name, case id) → its runs
+    # suite name → testcase name → its runs
+    units: dict[str, dict[str, list[RunVerdict]]] = defaultdict(lambda: defaultdict(list))
     for verdict in sort_verdicts(report.verdicts):
         case = report.cases[verdict.case_id]
         suite_name = dimension_key(case) if by_case else f"{dimension_key(case)}/{verdict.group}"
-        key = (suite_name, case.id if by_case else f"{case.id} [{verdict.group}] run {verdict.run}")
-        units[key].append(verdict)
+        units[suite_name][case.id if by_case else f"{case.id} [{verdict.group}] run {verdict.run}"].append(verdict)
     states = report.states()
     cwd = Path.cwd().resolve()
     shown: dict[str, str] = {}  # a case's file, resolved once for all its runs
@@ -177,9 +178,7 @@ def render(report: GateReport) -> str:
             shown[path] = xml_safe(_display_path(path, cwd))
         return shown[path]
 
-    grouped: dict[str, list[Any]] = defaultdict(list)
-    grouped_verdicts: dict[str, list[RunVerdict]] = defaultdict(list)
-    for (suite_name, name), verdicts in units.items():
+    def testcase(name: str, verdicts: list[RunVerdict]) -> Any:
         case = report.cases[verdicts[0].case_id]
         groups = sorted({v.group for v in verdicts})
         test = junit_xml.TestCase(
@@ -193,22 +192,26 @@ def render(report: GateReport) -> str:
         if by_case and len(groups) > 1:
             test.stdout = "\n".join(part for part in (test.stdout, f"groups: {', '.join(groups)}; "
                                                        f"runs: {len(verdicts)}") if part)
-        grouped[suite_name].append(test)
-        grouped_verdicts[suite_name].extend(verdicts)
-    suites = []
-    for name in sorted(grouped):
-        if by_case:
-            dimension, groups = name, sorted({v.group for v in grouped_verdicts[name]})
-        else:
-            dimension, group = name.rsplit("/", 1)
-            groups = [group]
-        properties = _properties(report, dimension, groups, grouped_verdicts[name])
-        suites.append(junit_xml.TestSuite(name=name, test_cases=grouped[name], properties=properties))
-    suites.append(junit_xml.TestSuite(name="gate", test_cases=_rule_cases(junit_xml, report)))
+        return test
+
+    def suites() -> Iterator[Any]:
+        """Each suite built as it is written: one suite's testcases are held at a time."""
+        for name in sorted(units):
+            runs = [v for verdicts in units[name].values() for v in verdicts]
+            if by_case:
+                dimension, groups = name, sorted({v.group for v in runs})
+            else:
+                dimension, group = name.rsplit("/", 1)
+                groups = [group]
+            tests = [testcase(unit, verdicts) for unit, verdicts in units[name].items()]
+            properties = _properties(report, dimension, groups, runs)
+            yield junit_xml.TestSuite(name=name, test_cases=tests, properties=properties)
+        yield junit_xml.TestSuite(name="gate", test_cases=_rule_cases(junit_xml, report))
+
     if report.wall_s is not None:  # concurrent calls overlap: the run's own duration, not their sum
-        return report_string(suites, Decimal(round(report.wall_s * 1000)) / 1000)
-    return report_string(suites, sum((c.elapsed_sec for suite in suites for c in suite.test_cases if c.elapsed_sec),
-                                     Decimal(0)))
+        return report_string(suites(), Decimal(round(report.wall_s * 1000)) / 1000)
+    return report_string(suites(), sum((seconds for runs in units.values() for verdicts in runs.values()
+                                        if (seconds := _seconds(verdicts))), Decimal(0)))
 
 
 def _why_not_new(report: GateReport, verdict: RunVerdict, state: str) -> str:

@@ -16,6 +16,7 @@ character, and a test holds it to junit-xml's own output on hostile text:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -41,10 +42,10 @@ def _attribute_escapes() -> dict[int, str]:
     return table
 
 
-def report_string(suites: list[Any], time: Decimal) -> str:
+def report_string(suites: Iterable[Any], time: Decimal) -> str:
     """What ``junit_xml.to_xml_report_string(suites, prettyprint=True)`` returns, with the root's
-    ``time`` the exact ``time`` instead of junit-xml's float sum. Each suite's tree is written and
-    let go before the next is built."""
+    ``time`` the exact ``time`` instead of junit-xml's float sum. Each suite is written and let go
+    before the next is taken, so ``suites`` may build them one at a time."""
     escapes = _attribute_escapes()
     totals = dict.fromkeys(_COUNTS, 0)
     body: list[str] = []
@@ -52,8 +53,10 @@ def report_string(suites: list[Any], time: Decimal) -> str:
         tree = suite.build_xml_doc()
         for key in _COUNTS:
             totals[key] += int(tree.get(key, 0))
-        _write(tree, "\t", escapes, body)
-    if not suites:
+        lines: list[str] = []
+        _write(tree, "\t", escapes, lines)
+        body.append("".join(lines))
+    if not body:
         return '<?xml version="1.0" ?>\n<testsuites/>\n'
     root = Element("testsuites", {key: str(value) for key, value in totals.items()}, time=str(time))
     return "".join(['<?xml version="1.0" ?>\n', _head(root, "", escapes), ">\n", *body, "</testsuites>\n"])
