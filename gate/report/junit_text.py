@@ -30,8 +30,8 @@ _COUNTS = ("disabled", "errors", "failures", "tests")
 
 @cache
 def _attribute_escapes() -> dict[int, str]:
-    """How this Python's minidom writes attribute characters: from 3.13 on it also writes tab,
-    newline and carriage return as references."""
+    """How this Python's minidom writes attribute characters: newer releases also write tab,
+    newline and carriage return as references, so they are asked rather than assumed."""
     from xml.dom import minidom
 
     table = dict(_ESCAPED)
