@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
-from gate.text.nodes import leading_bold, plain_text, source_lines, table_cells
+from gate.text.nodes import leading_bold, plain_text, source_lines, syntax_tree, table_cells
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -94,10 +94,8 @@ class MarkdownDoc:
     """A parsed answer: top-level blocks, lists, tables and every formatting construct."""
 
     def __init__(self, text: str) -> None:
-        from markdown_it.tree import SyntaxTreeNode
-
         self.text = text
-        self.root = SyntaxTreeNode(_parser().parse(text))
+        self.root = syntax_tree(_parser().parse(text))
         self.blocks: list[Block] = [self._block(node) for node in self.root.children]
         top = {id(block.node): block for block in self.blocks}
         self.flow: list[Block] = [top.get(id(node)) or self._block(node) for node in _unquoted(self.root.children)]

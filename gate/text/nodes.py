@@ -1,11 +1,15 @@
-"""Reading markdown-it's syntax tree: a node's plain text (emphasis, links and code kept as their text),
-the bold span that leads it, its source lines, a table's cells."""
+"""markdown-it's syntax tree, built and read: a tree whose nodes hold their parents weakly, a node's
+plain text (emphasis, links and code kept as their text), the bold span that leads it, its source
+lines, a table's cells."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from markdown_it.token import Token
     from markdown_it.tree import SyntaxTreeNode
 
 
@@ -59,3 +63,31 @@ def table_cells(node: SyntaxTreeNode) -> list[list[str]]:
         for row in section.children:
             rows.append([plain_text(cell).strip() for cell in row.children])
     return rows
+
+
+@lru_cache(maxsize=1)
+def _weak_parent_type() -> type[SyntaxTreeNode]:
+    import weakref
+
+    from markdown_it.tree import SyntaxTreeNode
+
+    class WeakParentNode(SyntaxTreeNode):
+        """A node holding its parent weakly: a parsed answer is then a tree, not a web of cycles, and
+        is freed with its answer instead of waiting for a full collection (a gate process collects
+        its old objects rarely). The root lives as long as the document, so parents still resolve."""
+
+        @property
+        def parent(self) -> WeakParentNode | None:
+            ref = self._parent
+            return ref() if ref is not None else None
+
+        @parent.setter
+        def parent(self, value: WeakParentNode | None) -> None:
+            self._parent = weakref.ref(value) if value is not None else None
+
+    return WeakParentNode
+
+
+def syntax_tree(tokens: Sequence[Token]) -> SyntaxTreeNode:
+    """The syntax tree of a token stream, its nodes holding their parents weakly."""
+    return _weak_parent_type()(tokens)
