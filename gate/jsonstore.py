@@ -2,12 +2,12 @@
 files): written atomically without fsync — a cache is disposable, and an entry lost or truncated by
 a crash reads as a miss — and read only from regular files of bounded size.
 
-A store kept while an agent is called (``background``: its answers, their verdicts) has its entries
-written by one background thread: creating, writing and renaming a file costs a few hundred
-microseconds, which on the event loop held back the agent calls' answers (two entries per call).
-Elsewhere the caller writes its own: a thread doing file I/O beside a busy interpreter slows it
-(each of its system calls takes the interpreter lock back): replaying 6,000 cases took 5–15 %
-longer with it. An entry handed to the writer is read back from memory until it is on disk, so a
+While agent calls are out (:func:`writing_behind`, which the runner enters for an adapter whose
+calls cost something), every store's entries are written by one background thread: creating,
+writing and renaming a file costs a few hundred microseconds, which on the event loop held back the
+agent calls' answers (two entries per call). Otherwise the caller writes its own: a thread doing
+file I/O beside a busy interpreter slows it (each of its system calls takes the interpreter lock
+back): replaying 6,000 cases took 5–15 % longer with it. An entry handed to the writer is read back from memory until it is on disk, so a
 store never misses what was put into it; :func:`flush` waits for the writer, and the interpreter
 waits for it at exit."""
 
@@ -17,6 +17,8 @@ import os
 import stat
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +60,8 @@ _pending: dict[Path, str] = {}
 """Entries handed to the writer and not yet on disk, by path: what a reader in this process sees."""
 _lock = threading.Lock()
 _writer: ThreadPoolExecutor | None = None
+_behind = False
+"""Whether puts go to the writer thread now (inside :func:`writing_behind`)."""
 
 
 def _writer_thread() -> ThreadPoolExecutor:
@@ -76,13 +80,25 @@ def flush() -> None:
         _writer.submit(lambda: None).result()  # one thread, in order: everything before it is done
 
 
+@contextmanager
+def writing_behind(enabled: bool = True) -> Iterator[None]:
+    """Inside: every store's entries are written by the writer thread (when ``enabled``), and all are
+    on disk when it ends."""
+    global _behind
+    before, _behind = _behind, enabled
+    try:
+        yield
+    finally:
+        _behind = before
+        flush()
+
+
 class JsonStore:
     """JSON documents by key under ``directory/<key[:2]>/<key>.json``, written atomically without
     fsync; anything unreadable reads as a miss and a failed write only warns (once)."""
 
-    def __init__(self, directory: Path, *, background: bool = False) -> None:
+    def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._background = background
         self._writable = True
 
     def _path(self, key: str) -> Path:
@@ -100,13 +116,13 @@ class JsonStore:
             return None
 
     def put(self, key: str, text: str) -> None:
-        """Store ``text`` (a JSON document) — by the writer thread for a ``background`` store not too
-        far behind, else now; a failed write is a warning, and the store stops writing."""
+        """Store ``text`` (a JSON document) — by the writer thread inside :func:`writing_behind` while
+        it is not too far behind, else now; a failed write is a warning, and the store stops writing."""
         if not self._writable:
             return
         path = self._path(key)
         with _lock:
-            behind = not self._background or len(_pending) >= BACKLOG
+            behind = not _behind or len(_pending) >= BACKLOG
             if not behind:
                 _pending[path] = text
         if behind:

@@ -40,8 +40,8 @@ class StoredVerdict(Model):
 class VerdictStore:
     """Cached verdicts under ``directory`` for one build and judging budget."""
 
-    def __init__(self, directory: Path, budget_s: float | None, build_id: str, *, background: bool = False) -> None:
-        self._store = JsonStore(directory, background=background)
+    def __init__(self, directory: Path, budget_s: float | None, build_id: str) -> None:
+        self._store = JsonStore(directory)
         self._budget_s = budget_s
         self._build_id = build_id
 
@@ -72,8 +72,7 @@ class VerdictStore:
 
 
 def verdict_store(answer_cache: Path | None, budget_s: float | None,
-                  env: Mapping[str, str] | None = None, *, background: bool = False) -> VerdictStore | None:
-    """The store beside the answer cache directory (``verdicts/``), or None: no answer cache, or CI.
-    ``background``: written by the cache writer thread, for verdicts given while the agent answers."""
+                  env: Mapping[str, str] | None = None) -> VerdictStore | None:
+    """The store beside the answer cache directory (``verdicts/``), or None: no answer cache, or CI."""
     directory = readable(answer_cache, env)
-    return VerdictStore(directory / "verdicts", budget_s, build(), background=background) if directory is not None else None
+    return VerdictStore(directory / "verdicts", budget_s, build()) if directory is not None else None

@@ -41,7 +41,7 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     with stop_requests() as stops:  # a stop after the agent calls still ends with every report
         readings = Readings()
         answers = config.resolve(config.agent.cache) if config.agent.cache is not False else None
-        store = verdict_store(answers, config.judging.budget_s, background=config.agent.adapter != "replay")
+        store = verdict_store(answers, config.judging.budget_s)
         outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
                            judge=judge_for(case_set, config.judging.budget_s, readings, store))
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops)

@@ -35,7 +35,7 @@ class Cache:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._store = JsonStore(directory, background=True)  # written while the agent answers
+        self._store = JsonStore(directory)
 
     def get(self, key: str, expect: tuple[str, str, int] | None = None) -> Trajectory | None:
         """The stored trajectory, or None: absent, unreadable, corrupt, from an incompatible

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from gate.agent_config import AgentConfig
 from gate.jobs import Job, build_request
-from gate.jsonstore import flush
+from gate.jsonstore import writing_behind
 from gate.runner.adapters import build_adapter
 from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory
 from gate.runner.cache import Cache, cache_key
@@ -107,8 +107,6 @@ def run_jobs(
         asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, transport))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
         state.interrupted = True
-    finally:
-        flush()  # the answers cached in the background are on disk when the run returns
     return state.outcome()
 
 
@@ -159,7 +157,10 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
         progress.finish()
         await adapter.aclose()
 
-    await gather_until_stopped([asyncio.ensure_future(one(job)) for job in jobs], state.stop, finish)
+    # Answers and verdicts are cached by the writer thread while calls that cost something are out
+    # (replay answers at once: its verdicts are written by the loop); all are on disk at the end.
+    with writing_behind(adapter.cacheable):
+        await gather_until_stopped([asyncio.ensure_future(one(job)) for job in jobs], state.stop, finish)
 
 
 async def _call(adapter: Adapter, key: Key, request: dict[str, Any], policy: RetryPolicy) -> Trajectory:

@@ -162,3 +162,20 @@ def test_replay_gives_back_every_field_of_the_record(tmp_path: Path) -> None:
     expected = Trajectory.model_validate(record)
     assert replayed.final_answer == expected.final_answer and replayed.tool_calls == expected.tool_calls
     assert {k: replayed.metadata[k] for k in ("model", "tokens")} == {"model": "m-1", "tokens": {"in": 10, "out": 20}}
+
+
+def test_answers_are_cached_by_the_writer_thread_and_are_on_disk_when_the_run_returns(
+        tmp_path: Path, agent_module: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from gate.jsonstore import JsonStore
+
+    writers: list[str] = []
+    real = JsonStore._write
+    monkeypatch.setattr(JsonStore, "_write", lambda self, target, text: writers.append(threading.current_thread().name)
+                        or real(self, target, text))
+    name = agent_module(SYNC_AGENT)
+    run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run", cache=".cache"),
+             root=tmp_path, progress=False)
+    assert len(list((tmp_path / ".cache").rglob("*.json"))) == 2
+    assert writers and all(writer.startswith("gate-cache-writer") for writer in writers)
