@@ -25,7 +25,7 @@ class ReplayAdapter:
         # Each record validated, then kept as its JSON text: a quarter of the memory of the model,
         # and the run builds its own trajectory from the answer anyway.
         self._records: dict[tuple[str, str, int], str] = {
-            (r.case_id, r.group, r.run): json.dumps(r.model_dump(mode="json"), ensure_ascii=False)
+            (r.case_id, r.group, r.run): r.model_dump_json()
             for r in iter_trajectories(path)
         }
 
