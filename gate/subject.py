@@ -57,6 +57,12 @@ class Answer:
         return value
 
 
+def prepare_analysers() -> None:
+    """Import every analyser and build the Markdown parser, as the first answer analysed would (about
+    0.1 s): a run does this while its first agent calls are out, not while answers wait."""
+    _ = Answer("").items  # the JSON reading, the Markdown parse and the items: every analyser
+
+
 class Answers:
     """The analyses of the answers judged lately, by text: a bounded memo, so a long stream holds
     at most ``kept`` answers, and none longer than ``longest`` characters (a huge answer is rare

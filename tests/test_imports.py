@@ -5,6 +5,7 @@ every local run would pay for their import."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,37 @@ def test_every_model_builds_its_validator_when_first_used() -> None:
             models.append(model)
     assert len(models) > 50
     assert [m.__qualname__ for m in models if not m.model_config.get("defer_build")] == []
+
+
+# `gate check` with the imports of the run wrapped: prints the modules imported after the agent calls.
+AFTER_CALLS = (
+    "import json, runpy, sys\n"
+    "import gate.commands.check as check\n"
+    "calls, before_reports = check.run_jobs, []\n"
+    "def run_jobs(*args, **kwargs):\n"
+    "    outcome = calls(*args, **kwargs)\n"
+    "    before_reports.append(set(sys.modules))\n"
+    "    return outcome\n"
+    "check.run_jobs = run_jobs\n"
+    "sys.argv = ['gate', 'check']\n"
+    "try:\n"
+    "    runpy.run_module('gate', run_name='__main__')\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print(json.dumps(sorted(set(sys.modules) - before_reports[0])))\n"
+)
+
+
+def test_what_judging_and_the_reports_import_is_imported_while_the_agent_calls_are_out(tmp_path: Path) -> None:
+    # done after the calls, these imports (0.1–0.2 s) held up the answers that arrived first, then the reports
+    (tmp_path / "gate.yaml").write_text(json.dumps({
+        "suites": {"B3": ["FC", "QC", "PC", "LC", "MC", "AC", "MM"], "X": ["OC", "SD", "SA", "FC", "CD"],
+                   "ARTICLE": ["TC"]},
+        "cases": {"path": str(ROOT / "cases"), "ids": ["B3-QC-01", "X-OC-01"]},
+        "agent": {"adapter": "command", "command": [sys.executable, str(ROOT / "examples" / "demo_agent.py")]},
+        "baseline": "none.json", "out_dir": "out"}), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    done = subprocess.run([sys.executable, "-c", AFTER_CALLS], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert (tmp_path / "out" / "junit.xml").exists(), done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == []

@@ -31,11 +31,13 @@ from gate.scoring.stats import runs_for_power
 def record(config: GateConfig, runs: int) -> tuple[baseline.Baseline, int]:
     """The baseline of ``runs`` fresh runs of every selected job, and the number of runs made."""
     from gate.runner import run_jobs
+    from gate.subject import prepare_analysers
 
     case_set = load_cases(config.resolve(config.cases.path), config.suites)
     selected = select_cases(config, case_set, None)
     jobs = plan(selected, config.groups, config.repeats, times=runs)
-    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s))
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s),
+                       prepare=prepare_analysers)
     if outcome.interrupted:
         raise GateError("the runs were interrupted: no baseline written (a partial one would lie)")
     verdicts = judged(case_set, outcome, config.judging.budget_s)

@@ -15,7 +15,7 @@ from gate.interrupts import stop_requests
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases
-from gate.pipeline import CheckSettings, build_report, reference_baseline, select_cases, write_reports
+from gate.pipeline import CheckSettings, build_report, import_ahead, reference_baseline, select_cases, write_reports
 from gate.report.model import GateReport
 from gate.runner import run_jobs
 from gate.scoring.readings import Readings
@@ -43,7 +43,7 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
         answers = config.resolve(config.agent.cache) if config.agent.cache is not False else None
         store = verdict_store(answers, config.judging.budget_s)
         outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
-                           judge=judge_for(case_set, config.judging.budget_s, readings, store))
+                           judge=judge_for(case_set, config.judging.budget_s, readings, store), prepare=import_ahead)
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops)
         verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews)
         interrupted = interrupted or judge_stopped

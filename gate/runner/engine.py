@@ -88,7 +88,8 @@ class _State:
 def run_jobs(
     jobs: list[Job], agent: AgentConfig, *, root: Path, progress: bool | None = None,
     backoff_base_s: float = DEFAULT_BACKOFF_S, sleep: Callable[[float], Awaitable[None]] | None = None,
-    judge: Judge | None = None, transport: httpx.AsyncBaseTransport | None = None,
+    judge: Judge | None = None, prepare: Callable[[], None] | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
 ) -> RunOutcome:
     """Call the agent once per job (cache permitting) and collect the trajectories.
 
@@ -96,7 +97,9 @@ def run_jobs(
     stops the run and keeps what finished (``interrupted``). Bad settings raise GateError before
     any call. ``backoff_base_s`` and ``sleep`` tune the retry waits (tests make them instant).
     ``judge``: each answer is judged as it arrives, so the progress counts passed and failed and
-    the verdicts come back with the trajectories (judged once). ``transport``: an HTTP transport for
+    the verdicts come back with the trajectories (judged once). ``prepare``: work for the idle time
+    of the agent calls (imports the judge and the reports will need), done in a worker thread when
+    the first call goes out, so it is done by the time answers come. ``transport``: an HTTP transport for
     the http and openai adapters instead of the network (tests).
     """
     state = _State()
@@ -104,14 +107,15 @@ def run_jobs(
     policy = RetryPolicy(retries=agent.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
                          on_retry=state.count_retry)
     try:
-        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, transport))
+        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, prepare, transport))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
         state.interrupted = True
     return state.outcome()
 
 
 async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
-               show: bool, judge: Judge | None, transport: httpx.AsyncBaseTransport | None) -> None:
+               show: bool, judge: Judge | None, prepare: Callable[[], None] | None,
+               transport: httpx.AsyncBaseTransport | None) -> None:
     requests = {job.key: build_request(job) for job in jobs}
     adapter = build_adapter(agent, root, list(requests.values()), policy, transport)
     cache = Cache(root / agent.cache) if agent.cache is not False and adapter.cacheable else None
@@ -141,6 +145,8 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
                 return
         async with semaphore:
             state.calls += 1
+            if state.calls == 1 and prepare is not None and adapter.cacheable:  # not replay: it never waits
+                _in_worker_thread(prepare)
             state.in_flight += 1
             try:
                 trajectory = await _call(adapter, job.key, request, policy)
@@ -161,6 +167,14 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
     # (replay answers at once: its verdicts are written by the loop); all are on disk at the end.
     with writing_behind(adapter.cacheable):
         await gather_until_stopped([asyncio.ensure_future(one(job)) for job in jobs], state.stop, finish)
+
+
+def _in_worker_thread(work: Callable[[], None]) -> None:
+    """Run ``work`` beside the event loop, which idles while agent calls are out; on the loop, the
+    first answer judged imported the analysers (0.1 s) while the answers that came with it waited.
+    A failure is ignored here: whoever needs the same import meets it and reports it."""
+    done = asyncio.get_running_loop().run_in_executor(None, work)
+    done.add_done_callback(lambda future: future.cancelled() or future.exception())
 
 
 async def _call(adapter: Adapter, key: Key, request: dict[str, Any], policy: RetryPolicy) -> Trajectory:

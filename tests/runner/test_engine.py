@@ -3,6 +3,7 @@ from __future__ import annotations
 import io
 import json
 import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -163,6 +164,43 @@ def test_an_answer_is_judged_after_the_request_its_slot_lets_out(tmp_path: Path,
     lines = events.read_text().splitlines()
     assert lines.index("sent c3") < lines.index("judged c1")  # c2 was still out: c3 went first
     assert sorted(outcome.verdicts) == [("c1", "A", 0), ("c2", "A", 0), ("c3", "A", 0)]
+
+
+WAITING_AGENT = """
+import asyncio
+async def run(request):
+    await asyncio.sleep(0.05)
+    return {"final_answer": "1. " + request["case_id"]}
+"""
+
+
+def test_the_preparation_runs_once_beside_the_loop_while_the_first_calls_are_out(
+        tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    # what judging and the reports import (0.1–0.2 s) is done while the agent calls are out, not
+    # on the event loop while answers wait
+    name = agent_module(WAITING_AGENT)
+    config = agent(adapter="python", function=f"{name}:run", concurrency=2, cache=".cache")
+    threads: list[threading.Thread] = []
+
+    def prepare() -> None:
+        threads.append(threading.current_thread())
+
+    first = run_jobs(jobs_of("c1", "c2", "c3"), config, root=tmp_path, progress=False, prepare=prepare)
+    assert first.calls == 3 and len(threads) == 1 and threads[0] is not threading.current_thread()
+    again = run_jobs(jobs_of("c1", "c2", "c3"), config, root=tmp_path, progress=False, prepare=prepare)
+    assert again.cache_hits == 3 and len(threads) == 1  # nothing called, nothing to wait for: nothing readied
+
+
+def test_a_failing_preparation_leaves_the_run_alone(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    name = agent_module(WAITING_AGENT)
+
+    def prepare() -> None:
+        raise ImportError("no module named 'broken'")
+
+    outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run"), root=tmp_path,
+                       progress=False, prepare=prepare)
+    assert [t.final_answer for t in outcome.trajectories] == ["1. c1", "1. c2"]
+    assert all(t.error is None for t in outcome.trajectories)
 
 
 STOPPING_AGENT = """

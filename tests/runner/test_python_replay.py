@@ -135,11 +135,13 @@ def _record(case_id: str, group: str, run: int, answer: str) -> str:
 
 
 def test_replay_answers_from_the_recorded_file(tmp_path: Path) -> None:
+    prepared: list[None] = []
     (tmp_path / "rec.jsonl").write_text(_record("c1", "A", 0, "recorded A") + "\n"
                                         + _record("c1", "B", 0, "recorded B") + "\n", encoding="utf-8")
     outcome = run_jobs(jobs_of("c1", "c2", groups=("A", "B")),
                        agent(adapter="replay", trajectories="rec.jsonl", cache=".cache"),
-                       root=tmp_path, progress=False)
+                       root=tmp_path, progress=False, prepare=lambda: prepared.append(None))
+    assert prepared == []  # replay answers at once: no idle time to prepare in
     by_key = {(t.case_id, t.group): t for t in outcome.trajectories}
     assert by_key["c1", "A"].final_answer == "recorded A" and by_key["c1", "B"].final_answer == "recorded B"
     assert by_key["c2", "A"].error == f"no recorded trajectory for c2 group A run 0 in {tmp_path / 'rec.jsonl'}"
