@@ -169,7 +169,7 @@ def test_an_answer_is_judged_after_the_request_its_slot_lets_out(tmp_path: Path,
 WAITING_AGENT = """
 import asyncio
 async def run(request):
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.15)
     return {"final_answer": "1. " + request["case_id"]}
 """
 
