@@ -1,4 +1,4 @@
-"""A case's place: the line of its id, however the file writes it."""
+"""A case's place (the line of its id, however the file writes it), and the examples a run can do without."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from casefiles import case_yaml
 
+from gate.errors import GateError
 from gate.loader import load_cases
 
 BODY = case_yaml(['{id: c, check: "items:count", params: {exact: 3}}'], ["1. a\\n2. b\\n3. c"], [("1. a", ["c"])])
@@ -26,3 +27,15 @@ def test_the_line_of_the_id_is_where_the_file_writes_it(tmp_path: Path, text: st
     (tmp_path / "B3-QC-01.yaml").write_text(text, encoding="utf-8")
     case = load_cases(tmp_path).cases["B3-QC-01"]
     assert case.line == line
+
+
+def test_a_run_can_load_the_cases_without_their_examples_which_are_still_validated(tmp_path: Path) -> None:
+    (tmp_path / "B3-QC-01.yaml").write_text(BODY, encoding="utf-8")
+    kept, dropped = load_cases(tmp_path), load_cases(tmp_path, examples=False)
+    assert kept.cases["B3-QC-01"].examples is not None and dropped.cases["B3-QC-01"].examples is None
+    assert dropped.cases["B3-QC-01"].model_dump(exclude={"examples"}) == kept.cases["B3-QC-01"].model_dump(exclude={"examples"})
+    assert (dropped.cases["B3-QC-01"].path, dropped.cases["B3-QC-01"].line) == (kept.cases["B3-QC-01"].path, 1)
+    assert dropped.digest == kept.digest and dropped.file_digests == kept.file_digests
+    (tmp_path / "B3-QC-01.yaml").write_text(BODY.replace("fails: [c]", "fails: []"), encoding="utf-8")
+    with pytest.raises(GateError, match=r"fail\[0\] must list the constraint ids it fails"):
+        load_cases(tmp_path, examples=False)

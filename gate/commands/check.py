@@ -27,7 +27,9 @@ from gate.verdict_cache import verdict_store
 def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     """Run the agent, confirm suspicious failures, judge, enforce and write the reports."""
     config = settings.config
-    case_set = load_cases(config.resolve(config.cases.path), config.suites, parsed=parsed_cases(config.derived_cache()))
+    asks_judge = config.judge is not None and config.judge.gate  # the judge's prompts quote the examples
+    case_set = load_cases(config.resolve(config.cases.path), config.suites, parsed=parsed_cases(config.derived_cache()),
+                          examples=asks_judge)
     selected = select_cases(config, case_set, settings.shard)
     base, notes = reference_baseline(settings)
     if settings.out_dir.exists() and not settings.out_dir.is_dir():

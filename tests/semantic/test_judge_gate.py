@@ -14,7 +14,7 @@ from gate.cli import main
 from gate.trajectory import Trajectory
 from tests.runner.loopback import Reply
 from tests.semantic.cases import ANSWERS, write_cases
-from tests.semantic.standin import Asked, config_text, judge_mocked, verdict
+from tests.semantic.standin import Asked, asked, config_text, judge_mocked, verdict
 
 POINT = "decision: {mode: point}\n"  # one run decides, so the judge's verdict alone moves the exit code
 
@@ -29,7 +29,10 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _check(project: Path, gate: bool) -> tuple[int, int, dict[str, Any], str]:
+def _check(project: Path, gate: bool, shown: list[list[str]] | None = None) -> tuple[int, int, dict[str, Any], str]:
+    """Exit code, requests to the judge, results.json and comment.md of a check; ``shown``: gets the
+    labelled examples each request showed."""
+    shown = [] if shown is None else shown
     def script(asked: Asked, index: int) -> Reply:
         return verdict(asked.answer != ANSWERS["cold"], "命令口吻" if asked.answer == ANSWERS["cold"] else "友好")
 
@@ -39,9 +42,9 @@ def _check(project: Path, gate: bool) -> tuple[int, int, dict[str, Any], str]:
             config_text(server.url, cases="cases", agent=agent, judge_extra=f"  gate: {str(gate).lower()}\n",
                         extra=POINT), encoding="utf-8")
         result = CliRunner().invoke(main, ["check"])
-        asked = len(server.seen)
+        shown.extend(asked(seen).examples for seen in server.seen)
     results = json.loads((project / "gate-results" / "results.json").read_text(encoding="utf-8"))
-    return result.exit_code, asked, results, (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
+    return result.exit_code, len(shown), results, (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
 
 
 def test_by_default_the_judge_is_never_asked_and_rubrics_stay_unjudged(project: Path) -> None:
@@ -53,8 +56,10 @@ def test_by_default_the_judge_is_never_asked_and_rubrics_stay_unjudged(project: 
 
 
 def test_with_judge_gate_the_judges_verdicts_count_and_say_whose_they_are(project: Path) -> None:
-    code, asked, results, comment = _check(project, gate=True)
+    shown: list[list[str]] = []
+    code, asked, results, comment = _check(project, gate=True, shown=shown)
     assert code == 1 and asked == 2 * 2 * 3  # two runs, two rubrics each, three samples
+    assert any(shown)  # the case's labelled examples, which a check without the judge does not keep
     by = {(r["group"], c["id"]): c for r in results["results"] for c in r["constraints"]}
     assert (by[("B", "friendly")]["status"], by[("B", "friendly")]["source"]) == ("fail", "judge")
     assert by[("B", "friendly")]["detail"] == "0 pass · 3 fail: 命令口吻"
