@@ -103,9 +103,9 @@ def run_jobs(
     any call. ``backoff_base_s`` and ``sleep`` tune the retry waits (tests make them instant).
     ``judge``: each answer is judged as it arrives, so the progress counts passed and failed and
     the verdicts come back with the trajectories (judged once). ``prepare``: work for the idle time
-    of the agent calls (imports the judge and the reports will need), done in a worker thread when
-    the first call goes out, so it is done by the time answers come. ``transport``: an HTTP transport for
-    the http and openai adapters instead of the network (tests).
+    of the agent calls (imports the judge and the reports will need), done in a worker thread once
+    the first call is out, so it is done by the time answers come. ``transport``: an HTTP
+    transport for the http and openai adapters instead of the network (tests).
     """
     state = _State()
     enabled = auto_enabled() if progress is None else progress
