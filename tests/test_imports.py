@@ -90,22 +90,16 @@ def test_every_model_builds_its_validator_when_first_used() -> None:
     assert [m.__qualname__ for m in models if not m.model_config.get("defer_build")] == []
 
 
-# `gate check` with the imports of the run wrapped: prints the modules imported after the agent calls.
-AFTER_CALLS = (
-    "import json, runpy, sys\n"
+# Put before RUN: when `gate check`'s agent calls end, prints the modules imported so far.
+CALLS_DONE = (
+    "import json, sys\n"
     "import gate.commands.check as check\n"
-    "calls, before_reports = check.run_jobs, []\n"
+    "calls = check.run_jobs\n"
     "def run_jobs(*args, **kwargs):\n"
     "    outcome = calls(*args, **kwargs)\n"
-    "    before_reports.append(set(sys.modules))\n"
+    "    print('calls done:', json.dumps(sorted(sys.modules)))\n"
     "    return outcome\n"
     "check.run_jobs = run_jobs\n"
-    "sys.argv = ['gate', 'check']\n"
-    "try:\n"
-    "    runpy.run_module('gate', run_name='__main__')\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "print(json.dumps(sorted(set(sys.modules) - before_reports[0])))\n"
 )
 
 
@@ -118,7 +112,9 @@ def test_what_judging_and_the_reports_import_is_imported_while_the_agent_calls_a
         "agent": {"adapter": "command", "command": [sys.executable, str(ROOT / "examples" / "demo_agent.py")]},
         "baseline": "none.json", "out_dir": "out"}), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
-    done = subprocess.run([sys.executable, "-c", AFTER_CALLS], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120, env=env)
+    done = subprocess.run([sys.executable, "-c", CALLS_DONE + RUN, json.dumps([["check"]])], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, env=env)
     assert (tmp_path / "out" / "junit.xml").exists(), done.stderr
-    assert json.loads(done.stdout.splitlines()[-1]) == []
+    found = {label: set(json.loads(modules)) for label, _, modules in
+             (line.partition(": ") for line in done.stdout.splitlines()) if label in ("calls done", "imported")}
+    assert found["imported"] - found["calls done"] == set()
