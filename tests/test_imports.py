@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,12 +29,8 @@ RUN = (
 
 
 def test_a_replayed_check_imports_no_http_client(tmp_path: Path) -> None:
-    (tmp_path / "gate.yaml").write_text(json.dumps({
-        "suites": {"B3": ["FC", "QC", "PC", "LC", "MC", "AC", "MM"], "X": ["OC", "SD", "SA", "FC", "CD"],
-                   "ARTICLE": ["TC"]},
-        "cases": {"path": str(ROOT / "cases"), "tags": ["golden", "consistency"]},
-        "agent": {"adapter": "replay", "trajectories": str(ROOT / "examples" / "trajectories.jsonl")},
-        "baseline": "none.json", "out_dir": "out"}), encoding="utf-8")
+    write_config(tmp_path, {"path": str(ROOT / "cases"), "tags": ["golden", "consistency"]},
+                 {"adapter": "replay", "trajectories": str(ROOT / "examples" / "trajectories.jsonl")})
     validate, evaluate, check = modules(tmp_path, ["validate"], [
         "eval", "--cases", str(ROOT / "cases"), "--trajectories", str(ROOT / "examples" / "trajectories.jsonl"),
         "--json", "eval.json"], ["check"])
@@ -44,6 +41,14 @@ def test_a_replayed_check_imports_no_http_client(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "comment.md").exists() and (tmp_path / "out" / "junit.xml").exists()
     assert "gate.report.comment" in check
     assert not {"httpx", "gate.github.comment", "gate.github.api"} & check
+
+
+def write_config(project: Path, cases: dict[str, Any], agent: dict[str, Any]) -> None:
+    """gate.yaml for the seeds' suites, these cases and this agent; reports in out/."""
+    (project / "gate.yaml").write_text(json.dumps({
+        "suites": {"B3": ["FC", "QC", "PC", "LC", "MC", "AC", "MM"], "X": ["OC", "SD", "SA", "FC", "CD"],
+                   "ARTICLE": ["TC"]},
+        "cases": cases, "agent": agent, "baseline": "none.json", "out_dir": "out"}), encoding="utf-8")
 
 
 def modules(project: Path, *commands: list[str]) -> list[set[str]]:
@@ -105,12 +110,8 @@ CALLS_DONE = (
 
 def test_what_judging_and_the_reports_import_is_imported_while_the_agent_calls_are_out(tmp_path: Path) -> None:
     # done after the calls, these imports (0.1–0.2 s) held up the answers that arrived first, then the reports
-    (tmp_path / "gate.yaml").write_text(json.dumps({
-        "suites": {"B3": ["FC", "QC", "PC", "LC", "MC", "AC", "MM"], "X": ["OC", "SD", "SA", "FC", "CD"],
-                   "ARTICLE": ["TC"]},
-        "cases": {"path": str(ROOT / "cases"), "ids": ["B3-QC-01", "X-OC-01"]},
-        "agent": {"adapter": "command", "command": [sys.executable, str(ROOT / "examples" / "demo_agent.py")]},
-        "baseline": "none.json", "out_dir": "out"}), encoding="utf-8")
+    write_config(tmp_path, {"path": str(ROOT / "cases"), "ids": ["B3-QC-01", "X-OC-01"]},
+                 {"adapter": "command", "command": [sys.executable, str(ROOT / "examples" / "demo_agent.py")]})
     env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
     done = subprocess.run([sys.executable, "-c", CALLS_DONE + RUN, json.dumps([["check"]])], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120, env=env)
