@@ -3,9 +3,9 @@
 The analyses belong to the answer's text, not to the run: runs that gave the same answer — a
 deterministic agent's repeats, groups A and B answering alike, a refusal many cases get — share one
 :class:`Answer` through :class:`Answers`, so its Markdown is parsed once however many runs and cases
-judge it. The analysers are imported when an answer is first analysed: loading and validating
-cases, or a rerun whose verdicts are all cached, needs the checkers' parameters but never reads an
-answer."""
+judge it. The analysers are imported when an answer is first analysed, or by
+:func:`prepare_analysers` while a run's first agent calls are out: loading and validating cases, or
+a rerun whose verdicts are all cached, needs the checkers' parameters but never reads an answer."""
 
 from __future__ import annotations
 
