@@ -108,10 +108,16 @@ CALLS_DONE = (
 )
 
 
+# The demo agent answering after 0.1 s: its first calls are still out when the preparation starts
+# (50 ms after the first), however fast this machine starts a process.
+SLOW_DEMO_AGENT = f"import runpy, time; time.sleep(0.1); runpy.run_path({str(ROOT / 'examples' / 'demo_agent.py')!r}, " \
+                  "run_name='__main__')"
+
+
 def test_what_judging_and_the_reports_import_is_imported_while_the_agent_calls_are_out(tmp_path: Path) -> None:
     # done after the calls, these imports (0.1–0.2 s) held up the answers that arrived first, then the reports
     write_config(tmp_path, {"path": str(ROOT / "cases"), "ids": ["B3-QC-01", "X-OC-01"]},
-                 {"adapter": "command", "command": [sys.executable, str(ROOT / "examples" / "demo_agent.py")]})
+                 {"adapter": "command", "command": [sys.executable, "-c", SLOW_DEMO_AGENT]})
     env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
     done = subprocess.run([sys.executable, "-c", CALLS_DONE + RUN, json.dumps([["check"]])], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120, env=env)
