@@ -46,8 +46,6 @@ def test_the_process_entry_point_freezes_what_is_alive_so_exit_does_not_scan_it(
         assert result.exit_code == code and frozen == []
     for fail, code in ((False, 0), (True, 2)):
         frozen.clear()
-        try:
+        with pytest.raises(SystemExit) as exited:
             _group([], fail)(["probe"], prog_name="gate")
-        except SystemExit as exited:
-            assert exited.code == code
-        assert frozen == [True]
+        assert exited.value.code == code and frozen == [True]
