@@ -10,6 +10,9 @@ judging, reports) against the same agent — N/2 golden cases (copied under new 
 size) × groups A and B, one run each — beside a bare client making the same N calls from a
 thread pool of the same size: its wall time is the floor any runner has; then the same `gate check`
 again, every answer and its verdict from the cache.
+
+``--phases``: then one more cold `gate check` per N, its stages timed from inside the process
+(start-up and imports, loading the cases, up to the first call, the calls, the reports, exit).
 """
 
 from __future__ import annotations
@@ -112,6 +115,73 @@ def whole_check(root: Path) -> float:
     return time.perf_counter() - started
 
 
+# Run in the `gate check` process by --phases (after `OUT = <path>`): writes the wall-clock time at
+# which each stage started and ended there.
+PHASES = """
+import json, sys, time
+stamps = {}
+def mark(name):
+    stamps.setdefault(name, time.time())
+import gate.commands.check as check
+import gate.runner.engine as engine
+mark("imported")
+def timed(name, function):
+    def run(*args, **kwargs):
+        mark(name + " start")
+        try:
+            return function(*args, **kwargs)
+        finally:
+            mark(name + " end")
+    return run
+for name in ("load_cases", "run_jobs", "write_reports"):
+    setattr(check, name, timed(name, getattr(check, name)))
+call = engine._call
+async def timed_call(*args, **kwargs):
+    mark("first call")
+    try:
+        return await call(*args, **kwargs)
+    finally:
+        stamps["last answer"] = time.time()
+engine._call = timed_call
+sys.argv = ["gate", "check"]
+try:
+    from gate.cli import main
+    main()
+except SystemExit:
+    pass
+finally:
+    mark("done")
+    with open(OUT, "w") as handle:
+        json.dump(stamps, handle)
+"""
+
+STAGES = (
+    ("start-up and imports", "start", "imported"),
+    ("gate.yaml, up to loading the cases", "imported", "load_cases start"),
+    ("loading the cases (no kept parses)", "load_cases start", "load_cases end"),
+    ("baseline, reviews, runner set-up: to the first call", "load_cases end", "first call"),
+    ("the calls: first call to last answer", "first call", "last answer"),
+    ("after the last answer, to the runner's end", "last answer", "run_jobs end"),
+    ("confirming, deciding: to the reports", "run_jobs end", "write_reports start"),
+    ("writing the reports", "write_reports start", "write_reports end"),
+    ("the terminal summary", "write_reports end", "done"),
+    ("exit", "done", "end"),
+)
+
+
+def phases(root: Path) -> dict[str, float]:
+    """One cold `gate check` in ``root``: the wall-clock time of each stage (STAGES), in seconds."""
+    import shutil
+
+    shutil.rmtree(root / ".gate-cache", ignore_errors=True)
+    out = root / "phases.json"
+    started = time.time()
+    subprocess.run([sys.executable, "-c", f"OUT = {str(out)!r}\n" + PHASES], cwd=root, check=False,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stamps = {**json.loads(out.read_text(encoding="utf-8")), "start": started, "end": time.time()}
+    return {label: stamps[until] - stamps[since] for label, since, until in STAGES}
+
+
 def bare_client(url: str, calls: int, concurrency: int) -> float:
     """Wall seconds of ``calls`` POSTs from a thread pool sharing one keep-alive httpx client."""
     import httpx
@@ -131,6 +201,8 @@ def main() -> None:
     parser.add_argument("--cases", default=str(REPO / "cases"), help="case directory (cases/)")
     parser.add_argument("--calls", type=int, nargs="*", default=[80, 800],
                         help="calls of the whole `gate check` runs (80 800; none to skip them)")
+    parser.add_argument("--phases", action="store_true",
+                        help="then time the stages of one more cold `gate check` per --calls size")
     args = parser.parse_args()
 
     case_set = load_cases(Path(args.cases))
@@ -160,6 +232,12 @@ def main() -> None:
             floor_s = bare_client(url, calls, args.concurrency)
             print(f"| {calls} | {ideal:.2f} s | {gate_s:.2f} s | **{gate_s / ideal:.2f}** | {floor_s:.2f} s | "
                   f"{floor_s / ideal:.2f} | {rerun_s:.2f} s |")
+        if args.phases:
+            timed = {calls: phases(Path(tmp) / str(calls)) for calls in args.calls}
+            print("\n| stage of a cold `gate check` | " + " | ".join(f"{calls} calls" for calls in timed) + " |")
+            print("|---|" + "---:|" * len(timed))
+            for label, _, _ in STAGES:
+                print(f"| {label} | " + " | ".join(f"{stages[label] * 1000:.0f} ms" for stages in timed.values()) + " |")
 
 
 if __name__ == "__main__":
