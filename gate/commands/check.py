@@ -19,7 +19,7 @@ from gate.pipeline import CheckSettings, build_report, import_ahead, reference_b
 from gate.report.model import GateReport
 from gate.runner import run_jobs
 from gate.scoring.readings import Readings
-from gate.semantic.gating import settled_verdicts
+from gate.semantic.gating import gating_judge, settled_verdicts
 from gate.semantic.reviews import load_reviews
 from gate.verdict_cache import verdict_store
 
@@ -27,9 +27,8 @@ from gate.verdict_cache import verdict_store
 def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     """Run the agent, confirm suspicious failures, judge, enforce and write the reports."""
     config = settings.config
-    asks_judge = config.judge is not None and config.judge.gate  # the judge's prompts quote the examples
     case_set = load_cases(config.resolve(config.cases.path), config.suites, parsed=parsed_cases(config.derived_cache()),
-                          examples=asks_judge)
+                          examples=gating_judge(config) is not None)  # the judge's prompts quote the examples
     selected = select_cases(config, case_set, settings.shard)
     base, notes = reference_baseline(settings)
     if settings.out_dir.exists() and not settings.out_dir.is_dir():

@@ -3,11 +3,16 @@ verdicts; the judge's verdicts count only when gate.yaml sets ``judge.gate: true
 
 from __future__ import annotations
 
-from gate.config import GateConfig
+from gate.config import GateConfig, JudgeConfig
 from gate.loader import CaseSet
 from gate.semantic.reviews import Reviews, apply_reviews
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
+
+
+def gating_judge(config: GateConfig) -> JudgeConfig | None:
+    """The judge whose verdicts count in `gate check` (``judge.gate: true``), or None."""
+    return config.judge if config.judge is not None and config.judge.gate else None
 
 
 def settled_verdicts(config: GateConfig, case_set: CaseSet, trajectories: list[Trajectory],
@@ -15,8 +20,8 @@ def settled_verdicts(config: GateConfig, case_set: CaseSet, trajectories: list[T
                      ) -> tuple[list[RunVerdict], bool]:
     """``verdicts`` with human reviews applied and, under ``judge.gate``, every rubric settled by the
     judge; and whether a stop interrupted the judge (its unjudged runs keep their rule verdicts)."""
-    judge = config.judge
-    if judge is None or not judge.gate:
+    judge = gating_judge(config)
+    if judge is None:
         return apply_reviews(verdicts, trajectories, reviews), False
     from gate.semantic.asks import asks_for
     from gate.semantic.assemble import judge_runs, settle
