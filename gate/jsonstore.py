@@ -7,9 +7,9 @@ calls cost something), every store's entries are written by one background threa
 writing and renaming a file costs a few hundred microseconds, which on the event loop held back the
 agent calls' answers (two entries per call). Otherwise the caller writes its own: a thread doing
 file I/O beside a busy interpreter slows it (each of its system calls takes the interpreter lock
-back): replaying 6,000 cases took 5–15 % longer with it. An entry handed to the writer is read back from memory until it is on disk, so a
-store never misses what was put into it; :func:`flush` waits for the writer, and the interpreter
-waits for it at exit."""
+back): replaying 6,000 cases took 5–15 % longer with it. An entry handed to the writer is read
+back from memory until it is on disk, so a store never misses what was put into it; :func:`flush`
+waits for the writer, and the interpreter waits for it at exit."""
 
 from __future__ import annotations
 
@@ -122,10 +122,10 @@ class JsonStore:
             return
         path = self._path(key)
         with _lock:
-            behind = not _behind or len(_pending) >= BACKLOG
-            if not behind:
+            now = not _behind or len(_pending) >= BACKLOG
+            if not now:
                 _pending[path] = text
-        if behind:
+        if now:
             self._store(path, text)
         else:
             _writer_thread().submit(self._store, path, text)

@@ -131,6 +131,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
               file=sys.stderr)
     progress = Progress(len(jobs), enabled=show)
     semaphore = asyncio.Semaphore(agent.concurrency)
+    waits = adapter.cacheable  # its calls cost time; replay (not cached) answers at once
 
     def verdict_of(key: Key, trajectory: Trajectory) -> bool | None:
         if judge is None:
@@ -150,7 +151,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
                 return
         async with semaphore:
             state.calls += 1
-            if state.calls == 1 and prepare is not None and adapter.cacheable:  # not replay: it never waits
+            if state.calls == 1 and prepare is not None and waits:
                 _in_worker_thread(prepare)
             state.in_flight += 1
             try:
@@ -169,8 +170,8 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
         await adapter.aclose()
 
     # Answers and verdicts are cached by the writer thread while calls that cost something are out
-    # (replay answers at once: its verdicts are written by the loop); all are on disk at the end.
-    with writing_behind(adapter.cacheable):
+    # (replay's verdicts are written by the loop); all are on disk at the end.
+    with writing_behind(waits):
         await gather_until_stopped([asyncio.ensure_future(one(job)) for job in jobs], state.stop, finish)
 
 
