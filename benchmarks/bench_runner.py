@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -172,8 +173,6 @@ STAGES = (
 
 def phases(root: Path) -> dict[str, float]:
     """One cold `gate check` in ``root``: the wall-clock time of each stage (STAGES), in seconds."""
-    import shutil
-
     shutil.rmtree(root / ".gate-cache", ignore_errors=True)
     out = root / "phases.json"
     started = time.time()
@@ -186,8 +185,6 @@ def phases(root: Path) -> dict[str, float]:
 def forget_answers(root: Path) -> None:
     """Empty the cache but for the case files' kept parses: the next check calls the agent for every
     job, as after a change to the agent, with its cases unchanged since they were last loaded."""
-    import shutil
-
     for entry in (root / ".gate-cache").iterdir():
         if entry.name != "cases":
             shutil.rmtree(entry)
