@@ -42,7 +42,7 @@ def test_a_failed_write_leaves_neither_a_temporary_file_nor_half_a_file(tmp_path
     assert target.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["entry.json"]
 
 
-def test_the_cache_writes_through_the_shared_writer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cache_entry_is_written_whole_without_fsync(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _fsyncs(monkeypatch)
     store = JsonStore(tmp_path / "cache")
     store.put("k" * 64, '{"a": 1}')

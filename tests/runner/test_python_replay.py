@@ -3,12 +3,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from gate.errors import GateError
+from gate.jsonstore import JsonStore
 from gate.runner import run_jobs
 from gate.trajectory import Trajectory
 
@@ -168,10 +170,6 @@ def test_replay_gives_back_every_field_of_the_record(tmp_path: Path) -> None:
 
 def test_answers_are_cached_by_the_writer_thread_and_are_on_disk_when_the_run_returns(
         tmp_path: Path, agent_module: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
-
-    from gate.jsonstore import JsonStore
-
     writers: list[str] = []
     real = JsonStore._write
     monkeypatch.setattr(JsonStore, "_write", lambda self, target, text: writers.append(threading.current_thread().name)
