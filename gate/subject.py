@@ -58,9 +58,13 @@ class Answer:
 
 
 def prepare_analysers() -> None:
-    """Import every analyser and build the Markdown parser, as the first answer analysed would (about
-    0.1 s): a run does this while its first agent calls are out, not while answers wait."""
+    """Import every analyser, build the Markdown parser and compile the deferred patterns, as the
+    first answers analysed would (about 0.1 s): a run does this while its first agent calls are out,
+    not while answers wait."""
+    from gate.text.deferred import compile_deferred
+
     _ = Answer("").items  # the JSON reading, the Markdown parse and the items: every analyser
+    compile_deferred()
 
 
 class Answers:

@@ -64,11 +64,16 @@ def modules(project: Path, *commands: list[str]) -> list[set[str]]:
 def test_loading_cases_imports_no_answer_analyser() -> None:
     # a rerun whose verdicts are all cached loads and validates the cases but reads no answer
     code = ("import json, sys\nfrom pathlib import Path\nfrom gate.loader import load_cases\n"
-            f"load_cases(Path({str(ROOT / 'cases')!r}))\nprint(json.dumps(sorted(sys.modules)))\n")
+            "from gate.text.deferred import _DEFERRED\n"
+            f"load_cases(Path({str(ROOT / 'cases')!r}))\nprint(json.dumps(sorted(sys.modules)))\n"
+            "print(json.dumps([compiled.cache_info().currsize for compiled in _DEFERRED]))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    imported = set(json.loads(done.stdout))
+    modules, compiled = done.stdout.splitlines()
+    imported = set(json.loads(modules))
     assert "gate.checkers" in imported
     assert not {"gate.text.items", "gate.text.prices", "gate.text.entities", "markdown_it"} & imported
+    # nor compiles the analysers' larger patterns (~20 ms): the checkers' modules defer them
+    assert len(json.loads(compiled)) >= 10 and not any(json.loads(compiled))
 
 
 def test_every_model_builds_its_validator_when_first_used() -> None:
@@ -103,6 +108,8 @@ CALLS_DONE = (
     "def run_jobs(*args, **kwargs):\n"
     "    outcome = calls(*args, **kwargs)\n"
     "    print('calls done:', json.dumps(sorted(sys.modules)))\n"
+    "    from gate.text.deferred import _DEFERRED\n"
+    "    print('uncompiled:', json.dumps([c.cache_info().currsize for c in _DEFERRED].count(0)))\n"
     "    return outcome\n"
     "check.run_jobs = run_jobs\n"
 )
@@ -125,3 +132,6 @@ def test_what_judging_and_the_reports_import_is_imported_while_the_agent_calls_a
     found = {label: set(json.loads(modules)) for label, _, modules in
              (line.partition(": ") for line in done.stdout.splitlines()) if label in ("calls done", "imported")}
     assert found["imported"] - found["calls done"] == set()
+    uncompiled = [json.loads(count) for label, _, count in (line.partition(": ") for line in done.stdout.splitlines())
+                  if label == "uncompiled"]
+    assert uncompiled == [0]  # the deferred patterns too were compiled while the calls were out

@@ -10,10 +10,11 @@ from pydantic import Field, field_validator
 
 from gate.checkers.base import CountBounds, Params, checker
 from gate.subject import Subject
+from gate.text.deferred import deferred
 from gate.text.jsonanswer import main_array
 from gate.verdict import Outcome
 
-_CJK_RE = re.compile(r"[\u3400-\u9fff]")
+_cjk_re = deferred(r"[\u3400-\u9fff]")
 _KIND = {"array": list, "object": dict}
 
 
@@ -31,7 +32,7 @@ def chinese_keys(value: Any) -> list[str]:
     while pending:  # iterative: the parsed answer is depth-bounded, but a walk must not recurse on it
         node = pending.pop()
         if isinstance(node, dict):
-            found += [str(key) for key in node if _CJK_RE.search(str(key))]
+            found += [str(key) for key in node if _cjk_re().search(str(key))]
             pending += reversed(list(node.values()))
         elif isinstance(node, list):
             pending += reversed(node)
@@ -141,7 +142,7 @@ def json_fields(subject: Subject, params: JsonFieldsParams) -> Outcome:
             return Outcome.failed(f"element {index} is a {type(element).__name__}, not an object")
         keys = [str(key) for key in element]
         if params.ascii_keys:
-            chinese = [key for key in keys if _CJK_RE.search(key)]
+            chinese = [key for key in keys if _cjk_re().search(key)]
             if chinese:
                 return Outcome.failed(
                     f"element {index} uses Chinese keys {chinese}; JSON field names must be English",

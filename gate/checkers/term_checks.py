@@ -12,6 +12,7 @@ from gate.errors import did_you_mean
 from gate.subject import Subject
 from gate.text import terms as term_text
 from gate.text.aliases import ALIAS_GROUPS
+from gate.text.deferred import deferred
 from gate.text.names import called
 from gate.verdict import Outcome
 
@@ -85,12 +86,12 @@ def _texts(subject: Subject, scope: Scope) -> list[tuple[str, str]]:
 # A negation may stand a few words off ("不属于传统游戏本"); "非" only right before ("非常" is no
 # negation). A comparison may frame the term ("和 MacBook Air 一较高下", "只有游戏本的一半").
 _CLAUSE = r"[^，。；！？,.;!?\n]"
-_EXCUSED_BEFORE_RE = re.compile(
+_excused_before_re = deferred(
     rf"(?:非\s{{0,3}}|(?:不是|并非|不属于|不算|排除了?|不含|不选|避开){_CLAUSE}{{0,6}}"
     rf"|(?:媲美|对标|不输于?|类似于?|接近|相比于?|堪比|(?<!价)比(?!较|例)){_CLAUSE}{{0,4}})$"
 )
 _COMPARED_WITH_RE = re.compile(rf"(?:和|与|跟|同){_CLAUSE}{{0,4}}$")
-_COMPARISON_AFTER_RE = re.compile(
+_comparison_after_re = deferred(
     rf"^{_CLAUSE}{{0,8}}?(?:一较高下|不相上下|相当|媲美|比肩|看齐|差不多|一样|相近|持平|的?一半)"
 )
 _FRACTION_AFTER_RE = re.compile(r"^\s{0,3}的?(?:一半|几分之一|[一二三四五六七八九十\d]{1,4}\s{0,3}分之一)")
@@ -105,9 +106,9 @@ def _excused(folded: str, hit: term_text.Hit) -> bool:
     """``folded`` is the folded text the hit was found in (``Hit.start`` indexes it)."""
     end = hit.start + len(term_text.fold(hit.matched))
     before, after = folded[max(0, hit.start - _WINDOW) : hit.start], folded[end : end + _WINDOW]
-    if _EXCUSED_BEFORE_RE.search(before) or _FRACTION_AFTER_RE.match(after):
+    if _excused_before_re().search(before) or _FRACTION_AFTER_RE.match(after):
         return True
-    return _COMPARED_WITH_RE.search(before) is not None and _COMPARISON_AFTER_RE.match(after) is not None
+    return _COMPARED_WITH_RE.search(before) is not None and _comparison_after_re().match(after) is not None
 
 
 def _term_name(term: str, params: TermsParams) -> str:

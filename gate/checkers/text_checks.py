@@ -11,6 +11,7 @@ from gate.checkers.base import CountBounds, Params, checker, quote
 from gate.subject import Subject
 from gate.text import units
 from gate.text.days import days_mentioned, mentions_last_day
+from gate.text.deferred import deferred
 from gate.text.sentences import split_sentences
 from gate.text.terms import find, fold
 from gate.verdict import Outcome
@@ -85,10 +86,10 @@ def _family(name: str) -> list[str]:
 _HEADING_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*)$")
 _SETEXT_UNDERLINE_RE = re.compile(r"^ {0,3}(?:=+|-{2,})[ \t]*$")
 # A line led by bold text: "**住宿**", "- **✈️ 航班**：…", "1. __日程__".
-_BOLD_LEAD_RE = re.compile(r"^\s*(?:(?:[-*+•·]|\d{1,2}[.)、])\s+)?(\*\*|__)(.+?)\1")
+_bold_lead_re = deferred(r"^\s*(?:(?:[-*+•·]|\d{1,2}[.)、])\s+)?(\*\*|__)(.+?)\1")
 _LIST_OR_TABLE_RE = re.compile(r"^\s*(?:[-*+•·]\s|\d{1,2}[.)]\s|\|)")
 # What may stand before a label's word: marks, bullets, emoji, 【, numbering (1. / 一、/ (2) / 第一部分), 关于.
-_LEAD_RE = re.compile(
+_lead_re = deferred(
     r"^(?:[\W_]+|\d{1,2}[.、)）]|[一二三四五六七八九十]{1,3}[、.．]|第[一二三四五六七八九十\d]{1,3}部分|关于|"
     # prose ordinals that open a part: 首先是机票…, 其次说住宿…, 最后是美食…
     r"(?:首先|其次|然后|接着|再来|再者|最后|先)(?:是|说|说说|看|聊聊|讲讲|讲))"
@@ -101,7 +102,7 @@ _CLAUSE_BREAK_RE = re.compile(r"[，,；;。！？!?]")
 def _opening(text: str) -> str:
     """``text`` without the marks, numbering and 关于 that may stand before a label's word."""
     while True:
-        stripped = _LEAD_RE.sub("", text.strip(), count=1)
+        stripped = _lead_re().sub("", text.strip(), count=1)
         if stripped == text:
             return text
         text = stripped
@@ -125,7 +126,7 @@ def _labels(answer: str) -> tuple[list[str], list[str]]:
         if heading or _SETEXT_UNDERLINE_RE.match(following):
             containing.append(heading.group(1) if heading else line)
             continue
-        bold = _BOLD_LEAD_RE.match(line)
+        bold = _bold_lead_re().match(line)
         if bold:
             containing.append(bold.group(2))
         start = _opening(line)
@@ -187,9 +188,9 @@ _LIMIT_PATTERNS = (
     r"\bcould(?:n't| not) find\b|\bunable to\b|\bcan(?:not|'t) (?:find|meet|provide|recommend)\b|"
     r"\bnot enough\b|\bfewer than\b"
 )
-_LIMIT_RE = re.compile(_LIMIT_PATTERNS, re.IGNORECASE)
+_limit_re = deferred(_LIMIT_PATTERNS, re.IGNORECASE)
 # Asking without a question mark ("请告诉我您的预算"), or a question addressed to the user.
-_REQUEST_RE = re.compile(
+_request_re = deferred(
     r"是否(?:可以|接受|需要|愿意|要|满意|考虑)|要不要|需不需要|可不可以|能否接受|您(?:看|觉得)|"
     r"请告诉我|告诉我您|请告知|请确认|欢迎告诉我|告诉我一声|跟我说一声|说一声就|随时告诉我|"
     # an offer the user may take up ("需要的话我可以再推荐两家", "如有需要，我来帮您订")
@@ -197,7 +198,7 @@ _REQUEST_RE = re.compile(
     r"\b(?:would you|do you want|shall i|should i|let me know)\b",
     re.IGNORECASE,
 )
-_ADDRESSED_RE = re.compile(
+_addressed_re = deferred(
     r"您|你|吗|请问|是否|要不要|需不需要|可不可以|能不能|好不好|行不行|哪(?:种|个|些|家|款|类|里)|多少|什么样|"
     r"\b(?:you|your|i|want|prefer|shall)\b",
     re.IGNORECASE,
@@ -212,11 +213,11 @@ def _question(answer: str) -> str | None:
     A rhetorical question ("为什么这么好吃？因为新鲜。") does not count.
     """
     text = _TITLE_LINE_RE.sub("", answer)
-    match = _REQUEST_RE.search(text)
+    match = _request_re().search(text)
     if match:
         return match.group(0)
     for sentence in split_sentences(text):
-        if re.search(r"[？?]", sentence) and _ADDRESSED_RE.search(sentence):
+        if re.search(r"[？?]", sentence) and _addressed_re().search(sentence):
             return sentence
     return None
 
@@ -227,7 +228,7 @@ class AcknowledgesLimitParams(Params):
 
 @checker("text:acknowledges_limit", AcknowledgesLimitParams, "the answer says plainly that the request cannot be fully met")
 def text_acknowledges_limit(subject: Subject, params: AcknowledgesLimitParams) -> Outcome:
-    match = _LIMIT_RE.search(subject.answer)
+    match = _limit_re().search(subject.answer)
     if match:
         return Outcome.passed(f"states the shortfall: '{quote(match.group(0))}'")
     return Outcome.failed("does not say that the request cannot be fully met")

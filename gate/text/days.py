@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from gate.text.deferred import deferred
 from gate.text.numerals import to_int
 
 _NUM = r"[0-9一二两三四五六七八九十]{1,3}"
@@ -19,7 +20,7 @@ _EN_SEP = r"(?:[-~–&]|(?i:and|to)\b)"
 # rescanned from every "第" in it.
 _MAX_LISTED = 30
 _CN_SPAN = 64  # a 第…天 marker ends within this many characters: each 第 looks that far, no further
-_DAY_RE = re.compile(
+_day_re = deferred(
     rf"第(?=[^天日]{{0,{_CN_SPAN}}}[天日])(?:\s*(?P<from>{_NUM})\s*[天日]\s*{_RANGE_SEP}\s*第\s*(?P<to>{_NUM})\s*[天日]"
     rf"|\s*(?P<cn>{_NUM}(?:\s*{_CN_SEP}\s*(?:第\s*)?{_NUM}){{0,{_MAX_LISTED}}})\s*[天日])"
     rf"|(?<![A-Za-z])(?i:days?)\s*(?P<en>{_EN_NUM}(?:\s*{_EN_SEP}\s*(?:(?i:day)\s*)?{_EN_NUM}){{0,{_MAX_LISTED}}})(?!\d)"
@@ -27,7 +28,7 @@ _DAY_RE = re.compile(
     rf"|(?P<first>首日)"
     rf"|(?P<next>次日)"
 )
-_TOKEN_RE = re.compile(rf"(?P<sep>{_RANGE_SEP})|(?P<num>{_NUM}|{_EN_NUM})", re.IGNORECASE)
+_token_re = deferred(rf"(?P<sep>{_RANGE_SEP})|(?P<num>{_NUM}|{_EN_NUM})", re.IGNORECASE)
 
 
 # "最后一天" / "the last day" is day N of an N-day plan; only the caller knows N.
@@ -49,7 +50,7 @@ def _expand(spec: str) -> set[int]:
     days: set[int] = set()
     previous: int | None = None
     spanning = False
-    for token in _TOKEN_RE.finditer(re.sub(r"(?i:day)|D(?=\d)", " ", spec)):
+    for token in _token_re().finditer(re.sub(r"(?i:day)|D(?=\d)", " ", spec)):
         if token.group("sep"):
             spanning = True
             continue
@@ -69,7 +70,7 @@ def days_mentioned(text: str) -> set[int]:
     """Day numbers the text marks, ranges expanded (第1-2天 → 1, 2); 第一、三天 is days 1 and 3."""
     days: set[int] = set()
     previous: set[int] = set()  # the days of the marker before
-    for match in _DAY_RE.finditer(text):
+    for match in _day_re().finditer(text):
         if match.group("first"):
             marked = {1}
         elif match.group("next"):

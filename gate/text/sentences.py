@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import re
 
+from gate.text.deferred import deferred
+
 # A run of terminators (with closing quotes/brackets) ends a sentence. '.' ends one only when
 # followed by space and a capital/CJK/end — so 3.5, v1.2.3 and 5.5k stay inside — and not after
 # an initial or a one-letter abbreviation part (J. K., U.S., e.g.) or a title (Dr.). After a
 # model name it does end one: "全新 A18. 相机…", "USB-C. It …".
 _CLOSERS = "”’」』）)\"'】》"
-_TERMINATOR_RE = re.compile(
+_terminator_re = deferred(
     rf"(?:[。！？!?]+|……|\.\.\.|…)[{_CLOSERS}]*"
     r"|(?<![\s.(（][A-Za-z])(?<!^[A-Za-z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|No))(?<!\b(?:Mrs|Fig))"
     rf"\.(?=[{_CLOSERS}]*(?:\s+[A-Z\u4e00-\u9fff]|\s*$))[{_CLOSERS}]*"
 )
 # Text written all in lower case ("this is one. this is two.") has no capital to mark a new
 # sentence: there a '.' before a space and any letter ends one (abbreviations aside).
-_LOWER_TERMINATOR_RE = re.compile(
+_lower_terminator_re = deferred(
     rf"(?:[。！？!?]+|……|\.\.\.|…)[{_CLOSERS}]*"
     r"|(?<![\s.(（][A-Za-z])(?<!^[A-Za-z])(?<!\b(?:vs|no|st|dr|mr|ms|jr|sr|ca))(?<!\b(?:etc|fig))(?<!\bapprox)"
     rf"\.(?=[{_CLOSERS}]*(?:\s+[A-Za-z\u4e00-\u9fff]|\s*$))[{_CLOSERS}]*"
@@ -25,26 +27,26 @@ _CAPITAL_RE = re.compile(r"[A-Z]")
 _HAS_CONTENT_RE = re.compile(r"[^\W_]")
 # A quotation inside a sentence ("用一句“A18 加持，拍照快人一步！”来概括") is part of it: its own
 # terminators end nothing. Only embedded quotes count — one that opens the text is not embedded.
-_QUOTE_RE = re.compile(r"(?<=\S)(?:“[^“”\n]{1,80}”|「[^「」\n]{1,80}」|『[^『』\n]{1,80}』)")
+_quote_re = deferred(r"(?<=\S)(?:“[^“”\n]{1,80}”|「[^「」\n]{1,80}」|『[^『』\n]{1,80}』)")
 
 
 # A line that starts a list item ("- ", "1. ", "1、", "一、") ends what came before it, even
 # without a terminator: bullet points are separate statements, not one sentence.
 _LIST_MARKER = r"[ \t]*(?:[-*+•][ \t]|\d{1,2}[.、)）](?!\d)|[一二三四五六七八九十]{1,3}、)"
-_LIST_LINE_RE = re.compile(rf"\n(?={_LIST_MARKER})")
+_list_line_re = deferred(rf"\n(?={_LIST_MARKER})")
 # One whitespace run before the marker: "\s*[ \t]*" would split a long run every possible way.
-_LEADING_MARKER_RE = re.compile(r"\s*(?:[-*+•][ \t]|\d{1,2}[.、)）](?!\d)|[一二三四五六七八九十]{1,3}、)")
+_leading_marker_re = deferred(r"\s*(?:[-*+•][ \t]|\d{1,2}[.、)）](?!\d)|[一二三四五六七八九十]{1,3}、)")
 
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text``; text after the last terminator is one more sentence."""
     sentences: list[list[str]] = []  # each sentence as its pieces, joined once at the end
-    for segment in _LIST_LINE_RE.split(text):
+    for segment in _list_line_re().split(text):
         start = 0
-        marker = _LEADING_MARKER_RE.match(segment)  # the "1." of "1. 第一" ends nothing
-        quoted = [(q.start(), q.end() - 1) for q in _QUOTE_RE.finditer(segment)]
+        marker = _leading_marker_re().match(segment)  # the "1." of "1. 第一" ends nothing
+        quoted = [(q.start(), q.end() - 1) for q in _quote_re().finditer(segment)]
         next_quote = 0  # quotes and terminators both come in text order: one pass over each
-        terminators = _TERMINATOR_RE if _CAPITAL_RE.search(segment) else _LOWER_TERMINATOR_RE
+        terminators = _terminator_re() if _CAPITAL_RE.search(segment) else _lower_terminator_re()
         for match in terminators.finditer(segment, marker.end() if marker else 0):
             while next_quote < len(quoted) and quoted[next_quote][1] <= match.start():
                 next_quote += 1

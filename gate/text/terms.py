@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gate.text.aliases import ALIAS_GROUPS
+from gate.text.deferred import deferred
 
-_ZERO_WIDTH_RE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
+_zero_width_re = deferred("[\u200b-\u200d\u2060\ufeff\u00ad]")
 
 
 def _nfkc(text: str) -> str:
@@ -20,7 +21,7 @@ def _nfkc(text: str) -> str:
 
 def fold(text: str) -> str:
     """NFKC (full-width → half-width, "，" → "、"), casefold, zero-width characters removed."""
-    return _ZERO_WIDTH_RE.sub("", _nfkc(text)).casefold()
+    return _zero_width_re().sub("", _nfkc(text)).casefold()
 
 
 @dataclass(frozen=True)
