@@ -17,6 +17,7 @@ from gate.interrupts import StopRequests
 from gate.jobs import Job
 from gate.loader import CaseSet
 from gate.policy import regressions
+from gate.records import Kept
 from gate.runner import RunOutcome, run_jobs
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import compare
@@ -36,15 +37,17 @@ def judge_for(case_set: CaseSet, budget_s: float | None, readings: Readings | No
 
 def judged(case_set: CaseSet, outcome: RunOutcome, budget_s: float | None) -> list[RunVerdict]:
     """The run's verdicts in trajectory order: those judged as they arrived, the rest now."""
-    return [outcome.verdicts.get((t.case_id, t.group, t.run)) or evaluate(case_set.cases[t.case_id], t, budget_s=budget_s)
+    return [outcome.verdicts.get((t.case_id, t.group, t.run)) or evaluate(case_set.cases[t.case_id], t.whole(), budget_s=budget_s)
             for t in outcome.trajectories]
 
 
 def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | None,
                      outcome: RunOutcome, stops: StopRequests | None = None,
-                     ) -> tuple[list[Trajectory], list[RunVerdict], bool, int]:
+                     keep: Callable[[Trajectory], Kept] | None = None,
+                     ) -> tuple[list[Kept], list[RunVerdict], bool, int]:
     """The first run's trajectories and verdicts plus those of the confirm reruns, whether the
-    run was interrupted, and how many answers came from the cache."""
+    run was interrupted, and how many answers came from the cache. ``keep``: what the reruns keep
+    of each trajectory (as the first run did)."""
     cases = case_set.cases
     trajectories = list(outcome.trajectories)
     budget_s = config.judging.budget_s
@@ -71,7 +74,7 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
         jobs = [Job(cases[cid], group, next_run[(cid, group)]) for cid, group in pending]
         for cid, group in pending:
             next_run[(cid, group)] += 1
-        rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s))
+        rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s), keep=keep)
         trajectories += rerun.trajectories
         verdicts += judged(case_set, rerun, budget_s)
         cached += rerun.cache_hits

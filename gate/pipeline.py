@@ -8,7 +8,7 @@ import hashlib
 import importlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +22,7 @@ from gate.evaluate import Judgements
 from gate.interrupts import StopRequests
 from gate.loader import CaseSet
 from gate.policy.thresholds import Finding
+from gate.records import Kept
 from gate.report.model import GateReport
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import compare
@@ -165,7 +166,7 @@ def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline |
     return reference(settings.baseline, settings.baseline_ref, lowered_level=settings.config.baseline_lowered)
 
 
-def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[Trajectory], *,
+def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: Sequence[Kept], *,
                  base: baseline_mod.Baseline | None, interrupted: bool = False,
                  verdicts: list[RunVerdict] | None = None, notes: list[Finding] | None = None,
                  stops: StopRequests | None = None, readings: Readings | None = None) -> GateReport:
@@ -176,7 +177,8 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
     config = settings.config
     decisions_cfg = config.decision
     readings = Readings() if readings is None else readings
-    verdicts = judge(case_set.cases, trajectories, config.judging.budget_s, stops, readings) if verdicts is None else verdicts
+    if verdicts is None:
+        verdicts = judge(case_set.cases, [t.whole() for t in trajectories], config.judging.budget_s, stops, readings)
     computed = metrics_mod.compute(case_set.cases, verdicts)
     comparison = compare(base, computed, case_set.digest, identity(config))
     partial = settings.shard is not None
@@ -201,8 +203,9 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: list[
 EXCERPT_CHARS = 500
 
 
-def excerpts(trajectories: list[Trajectory], verdicts: list[RunVerdict]) -> dict[tuple[str, str, int], str]:
-    """The first characters of each failing run's answer: what a reviewer reads beside the reason."""
+def excerpts(trajectories: Sequence[Kept], verdicts: list[RunVerdict]) -> dict[tuple[str, str, int], str]:
+    """The first characters of each failing run's answer: what a reviewer reads beside the reason
+    (a spooled run's answer is read back for this)."""
     failing = {(v.case_id, v.group, v.run) for v in verdicts if v.status is Status.FAIL}
     return {(t.case_id, t.group, t.run): t.final_answer[:EXCERPT_CHARS]
             for t in trajectories if (t.case_id, t.group, t.run) in failing}
@@ -227,7 +230,7 @@ def count_reruns(cases: dict[str, Case], verdicts: list[RunVerdict], repeats: in
 
 
 def write_reports(report: GateReport, out_dir: Path,
-                  trajectories: list[Trajectory] | None = None) -> dict[str, Path]:
+                  trajectories: Sequence[Kept] | None = None) -> dict[str, Path]:
     """results.json, junit.xml, comment.md (and trajectories.jsonl) in ``out_dir``, all or none,
     then the step summary."""
     from gate.atomic import Text, write_set

@@ -5,14 +5,16 @@ from __future__ import annotations
 import codecs
 import json
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 
 from pydantic import ValidationError
 
 from gate import safejson
 from gate.atomic import write_text
 from gate.errors import GateError, did_you_mean
-from gate.trajectory import Trajectory
+from gate.trajectory import Group, Trajectory
 from gate.yamlio import first_problem
 
 RecordKey = tuple[str, str, int]
@@ -86,14 +88,88 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         raise GateError(f"cannot read: {exc.strerror}", where=str(path)) from None
 
 
-def trajectories_text(records: Iterable[Trajectory]) -> Iterator[str]:
+def record_line(record: Trajectory) -> str:
+    """One record as a line of a trajectory file: sorted keys, no escaped characters."""
+    return safejson.dumps(record.model_dump(mode="json", exclude_none=False), ensure_ascii=False, sort_keys=True) + "\n"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SpooledRun:
+    """A run whose trajectory waits in a :class:`Spool`: what judging and the consistency pass read
+    of it (its key, its error, what it did) here, the rest read back when asked for."""
+
+    case_id: str
+    group: Group
+    run: int
+    error: str | None
+    done_key: bytes
+    spool: Spool
+    offset: int
+    length: int
+
+    def line(self) -> str:
+        """The record's line of the trajectory file, as :func:`record_line` wrote it."""
+        return self.spool.read(self.offset, self.length)
+
+    def whole(self) -> Trajectory:
+        return Trajectory.model_validate(safejson.loads(self.line()))
+
+    @property
+    def final_answer(self) -> str:
+        return self.whole().final_answer
+
+    @property
+    def digest(self) -> str:
+        return self.whole().digest
+
+
+class Spool:
+    """Trajectories written to a temporary file as a run finishes them, each kept as a
+    :class:`SpooledRun`: a run of thousands of cases holds their keys, not their answers (about
+    2 KB each), until the trajectory file is written from here. The file is gone once closed, and
+    with the process if it never is."""
+
+    def __init__(self) -> None:
+        import tempfile  # only a run that spools needs it
+
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 -- open for the spool's life: close() or its with-block
+        self._end = 0
+
+    def keep(self, record: Trajectory) -> SpooledRun:
+        line = record_line(record).encode("utf-8")
+        self._file.seek(self._end)  # a read in between moved the position
+        self._file.write(line)
+        kept = SpooledRun(record.case_id, record.group, record.run, record.error, record.done_key,
+                          self, self._end, len(line))
+        self._end += len(line)
+        return kept
+
+    def read(self, offset: int, length: int) -> str:
+        self._file.seek(offset)
+        return self._file.read(length).decode("utf-8")
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+
+Kept = Trajectory | SpooledRun
+"""A finished run as a run keeps it: whole, or spooled."""
+
+
+def trajectories_text(records: Iterable[Kept]) -> Iterator[str]:
     """Records sorted by (case, group, run), one JSON object a line — a line at a time, so a long
     run's file is never held as one string beside its records."""
     for record in sorted(records, key=lambda r: (r.case_id, r.group, r.run)):
-        yield safejson.dumps(record.model_dump(mode="json", exclude_none=False), ensure_ascii=False,
-                             sort_keys=True) + "\n"
+        yield record.line() if isinstance(record, SpooledRun) else record_line(record)
 
 
-def write_trajectories(path: Path, records: Iterable[Trajectory]) -> None:
+def write_trajectories(path: Path, records: Iterable[Kept]) -> None:
     """Write records sorted by (case, group, run), one JSON object a line, atomically."""
     write_text(path, trajectories_text(records))

@@ -79,6 +79,10 @@ class Trajectory(Model):
             raise ValueError(str(exc) if str(exc).startswith("messages") else f"messages: {exc}") from None
         return {**data, "final_answer": answer, "tool_calls": calls}
 
+    def whole(self) -> Trajectory:
+        """The record itself (a spooled run reads its record back: ``gate.records.SpooledRun``)."""
+        return self
+
     def tool_names(self) -> list[str]:
         """Names of the tool calls, in call order."""
         return [call.name for call in self.tool_calls]

@@ -16,6 +16,7 @@ from gate.jobs import plan
 from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases
 from gate.pipeline import CheckSettings, build_report, import_ahead, reference_baseline, select_cases, write_reports
+from gate.records import Spool
 from gate.report.model import GateReport
 from gate.runner import run_jobs
 from gate.scoring.readings import Readings
@@ -39,13 +40,17 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
         print(f"gate: warning: {warning}", file=sys.stderr)
     jobs = plan(selected, config.groups, config.repeats)
     started = time.monotonic()
-    with stop_requests() as stops:  # a stop after the agent calls still ends with every report
+    # A stop after the agent calls still ends with every report. Each trajectory waits on disk once
+    # judged (6,000 cases: 16,700 runs), until trajectories.jsonl is written from there.
+    with stop_requests() as stops, Spool() as spool:
         readings = Readings()
         answers = config.resolve(config.agent.cache) if config.agent.cache is not False else None
         store = verdict_store(answers, config.judging.budget_s)
         outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
-                           judge=judge_for(case_set, config.judging.budget_s, readings, store), prepare=import_ahead)
-        trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops)
+                           judge=judge_for(case_set, config.judging.budget_s, readings, store), prepare=import_ahead,
+                           keep=spool.keep)
+        trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops,
+                                                                       keep=spool.keep)
         verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews)
         interrupted = interrupted or judge_stopped
         report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,

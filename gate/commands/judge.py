@@ -125,7 +125,7 @@ def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory
                         "choose others with --tag or --case", where=str(loaded.case_set.root))
     outcome = run_jobs(plan(selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
                        progress=settings.progress)
-    return outcome.trajectories, outcome.interrupted
+    return [t.whole() for t in outcome.trajectories], outcome.interrupted
 
 
 def run_judge(settings: JudgeSettings) -> int:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from gate.agent_config import AgentConfig
 from gate.jobs import Job, build_request
 from gate.jsonstore import writing_behind
+from gate.records import Kept
 from gate.runner.adapters import build_adapter
 from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory
 from gate.runner.cache import Cache, cache_key
@@ -50,7 +51,8 @@ Key = tuple[str, str, int]
 class RunOutcome:
     """What a run produced: one trajectory per finished job, sorted by (case, group, run)."""
 
-    trajectories: list[Trajectory]
+    trajectories: list[Kept]
+    """Whole, or as the run's ``keep`` kept them."""
     interrupted: bool
     """Stopped by Ctrl-C or SIGTERM: the trajectories are the jobs that finished before."""
     calls: int
@@ -69,7 +71,7 @@ class RunOutcome:
 
 @dataclass
 class _State:
-    finished: dict[Key, Trajectory] = field(default_factory=dict)
+    finished: dict[Key, Kept] = field(default_factory=dict)
     interrupted: bool = False
     calls: int = 0
     cache_hits: int = 0
@@ -94,7 +96,7 @@ def run_jobs(
     jobs: list[Job], agent: AgentConfig, *, root: Path, progress: bool | None = None,
     backoff_base_s: float = DEFAULT_BACKOFF_S, sleep: Callable[[float], Awaitable[None]] | None = None,
     judge: Judge | None = None, prepare: Callable[[], None] | None = None,
-    transport: httpx.AsyncBaseTransport | None = None,
+    keep: Callable[[Trajectory], Kept] | None = None, transport: httpx.AsyncBaseTransport | None = None,
 ) -> RunOutcome:
     """Call the agent once per job (cache permitting) and collect the trajectories.
 
@@ -104,7 +106,9 @@ def run_jobs(
     ``judge``: each answer is judged as it arrives, so the progress counts passed and failed and
     the verdicts come back with the trajectories (judged once). ``prepare``: work for the idle time
     of the agent calls (imports the judge and the reports will need), done in a worker thread once
-    the first call is out, so it is done by the time answers come. ``transport``: an HTTP
+    the first call is out, so it is done by the time answers come. ``keep``: what the outcome holds
+    of each trajectory once it is judged (``gate.records.Spool.keep``: its key, the rest on disk);
+    default: the trajectory. ``transport``: an HTTP
     transport for the http and openai adapters instead of the network (tests).
     """
     state = _State()
@@ -112,7 +116,7 @@ def run_jobs(
     policy = RetryPolicy(retries=agent.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
                          on_retry=state.count_retry)
     try:
-        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, prepare, transport))
+        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, prepare, keep, transport))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
         state.interrupted = True
     return state.outcome()
@@ -120,7 +124,7 @@ def run_jobs(
 
 async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
                show: bool, judge: Judge | None, prepare: Callable[[], None] | None,
-               transport: httpx.AsyncBaseTransport | None) -> None:
+               keep: Callable[[Trajectory], Kept] | None, transport: httpx.AsyncBaseTransport | None) -> None:
     requests = {job.key: build_request(job) for job in jobs}
     adapter = build_adapter(agent, root, list(requests.values()), policy, transport)
     cache = Cache(root / agent.cache) if agent.cache is not False and adapter.cacheable else None
@@ -139,6 +143,10 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
         verdict = state.verdicts[key] = judge(trajectory)
         return None if verdict.status is Status.SKIPPED else verdict.status is Status.PASS
 
+    def kept(key: Key, trajectory: Trajectory) -> None:
+        if keep is not None:  # once judged: a run stopped before holds the whole trajectory
+            state.finished[key] = keep(trajectory)
+
     async def one(job: Job) -> None:
         request = requests[job.key]
         key = cache_key(identity, adapter.name, adapter.fingerprint(request), request) if cache else None
@@ -148,6 +156,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
                 state.finished[job.key] = hit  # as first recorded: a cached rerun gives the same results
                 state.cache_hits += 1
                 progress.record(error=False, cached=True, passed=verdict_of(job.key, hit))
+                kept(job.key, hit)
                 return
         async with semaphore:
             state.calls += 1
@@ -164,6 +173,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
         if judge is not None and state.in_flight:  # an adapter that answers at once (replay) never waits
             await asyncio.sleep(JUDGE_AFTER_S)
         progress.record(error=trajectory.error is not None, passed=verdict_of(job.key, trajectory))
+        kept(job.key, trajectory)
 
     async def finish() -> None:
         progress.finish()

@@ -9,6 +9,7 @@ from functools import partial
 
 from gate.budget import BudgetExceeded, enforced
 from gate.case import Case, Consistency
+from gate.records import SpooledRun
 from gate.scoring.fields import extract_from
 from gate.subject import Subject
 from gate.trajectory import Group, Trajectory
@@ -48,7 +49,7 @@ class RunRef:
         return cls(trajectory.case_id, trajectory.group, trajectory.run, trajectory.error, done_key)
 
 
-Run = Trajectory | RunRef
+Run = Trajectory | RunRef | SpooledRun
 RunKey = tuple[str, str, int]
 
 
@@ -89,4 +90,4 @@ class Readings:
             return kept[1]
         if isinstance(run, RunRef):
             raise ValueError(f"the consistency fields of {run.case_id} {run.group} run {run.run} were not kept")
-        return read_fields(settings, Subject(run), budget_s)
+        return read_fields(settings, Subject(run.whole()), budget_s)

@@ -3,10 +3,12 @@ verdicts; the judge's verdicts count only when gate.yaml sets ``judge.gate: true
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gate.config import GateConfig, JudgeConfig
 from gate.loader import CaseSet
+from gate.records import Kept
 from gate.semantic.reviews import Reviews, apply_reviews
-from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
 
 
@@ -15,18 +17,19 @@ def gating_judge(config: GateConfig) -> JudgeConfig | None:
     return config.judge if config.judge is not None and config.judge.gate else None
 
 
-def settled_verdicts(config: GateConfig, case_set: CaseSet, trajectories: list[Trajectory],
+def settled_verdicts(config: GateConfig, case_set: CaseSet, runs: Sequence[Kept],
                      verdicts: list[RunVerdict], reviews: Reviews, *, progress: bool | None = None,
                      ) -> tuple[list[RunVerdict], bool]:
     """``verdicts`` with human reviews applied and, under ``judge.gate``, every rubric settled by the
     judge; and whether a stop interrupted the judge (its unjudged runs keep their rule verdicts)."""
     judge = gating_judge(config)
     if judge is None:
-        return apply_reviews(verdicts, trajectories, reviews), False
+        return apply_reviews(verdicts, runs, reviews), False
     from gate.semantic.asks import asks_for
     from gate.semantic.assemble import judge_runs, settle
     from gate.semantic.engine import ask_all
 
+    trajectories = [run.whole() for run in runs]  # the judge's prompts quote the answers
     asks = asks_for(case_set.cases, trajectories, judge)
     if not asks:
         return apply_reviews(verdicts, trajectories, reviews), False

@@ -20,8 +20,8 @@ from gate import yamlio
 from gate.atomic import write_text
 from gate.case import Case
 from gate.errors import GateError
+from gate.records import Kept
 from gate.strictvalues import StrictValues
-from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, RunVerdict, Status, combine
 
 SCHEMA = "gate.reviews/v1"
@@ -153,7 +153,7 @@ def _overridden(verdict: ConstraintVerdict, review: Review) -> ConstraintVerdict
     return verdict.model_copy(update={"status": Status(review.human), "detail": detail, "source": "human"})
 
 
-def apply_reviews(verdicts: Iterable[RunVerdict], trajectories: Iterable[Trajectory], reviews: Reviews) -> list[RunVerdict]:
+def apply_reviews(verdicts: Iterable[RunVerdict], trajectories: Iterable[Kept], reviews: Reviews) -> list[RunVerdict]:
     """``verdicts`` with every constraint a human reviewed on that exact trajectory set to the human
     verdict (marked ``source: human``), and each run's status recombined."""
     verdicts = list(verdicts)

@@ -199,3 +199,26 @@ def test_a_cached_rerun_judges_nothing_again_and_reports_the_same(project: Path,
         (project / "cases" / "b3" / "B3-QC-02.yaml").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     assert invoke("check")[0] == 0
     assert judged[8:] == ["B3-QC-02", "B3-QC-02"]  # only the edited case's answers are judged again
+
+
+def test_check_holds_each_trajectory_on_disk_once_judged_and_writes_the_same_file(
+    project: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gate.commands.check as check
+    from gate.records import SpooledRun, read_trajectories, trajectories_text
+
+    held: list[object] = []
+    build_report = check.build_report
+
+    def capture(settings, case_set, trajectories, **kwargs):  # type: ignore[no-untyped-def]
+        held.extend(trajectories)
+        return build_report(settings, case_set, trajectories, **kwargs)
+
+    monkeypatch.setattr(check, "build_report", capture)
+    monkeypatch.setenv("BREAK", "B3-QC-01")  # a failing run's answer is read back for its excerpt
+    assert invoke("check")[0] == 0
+    assert len(held) == 8 and all(isinstance(run, SpooledRun) for run in held)
+    written = project / "gate-results" / "trajectories.jsonl"
+    assert written.read_text(encoding="utf-8") == "".join(trajectories_text(read_trajectories(written)))
+    junit = (project / "gate-results" / "junit.xml").read_text(encoding="utf-8")
+    assert "answer (first 31 characters):\n1. Bose\n2. Apple\n3. 华为\n9. 多余的一款" in junit

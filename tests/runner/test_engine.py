@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from gate.records import Spool, SpooledRun
 from gate.runner import run_jobs
 from gate.runner.cache import cache_key
 from gate.runner.progress import Progress, auto_enabled, auto_mode
 from gate.trajectory import Trajectory
+from gate.verdict import RunVerdict, Status
 
 from .conftest import agent, jobs_of
 
@@ -62,6 +64,32 @@ def test_unchanged_rerun_makes_zero_calls(tmp_path: Path, agent_module: Callable
     assert (second.calls, second.cache_hits) == (0, 4)
     # nothing marks a cached answer: a cached rerun writes byte-identical results
     assert [t.model_dump_json() for t in second.trajectories] == [t.model_dump_json() for t in first.trajectories]
+
+
+def what_it_did(trajectory: Trajectory) -> tuple[object, ...]:
+    return trajectory.case_id, trajectory.group, trajectory.run, trajectory.final_answer, trajectory.error
+
+
+def test_keep_decides_what_the_outcome_holds_of_each_trajectory_once_judged(
+    tmp_path: Path, agent_module: Callable[[str], str],
+) -> None:
+    name = agent_module(COUNTING_AGENT)
+    config = agent(adapter="python", function=f"{name}:run", cache="cache")
+    jobs = jobs_of("c1", "c2", "bad1", groups=("A", "B"))
+    whole = run_jobs(jobs, config, root=tmp_path, progress=False)
+    judged: list[Trajectory] = []
+
+    def judge(trajectory: Trajectory) -> RunVerdict:
+        judged.append(trajectory)
+        return RunVerdict(case_id=trajectory.case_id, group=trajectory.group, run=trajectory.run, status=Status.PASS)
+
+    for rerun in range(2):  # answered, then from the cache (the failed calls are called again)
+        with Spool() as spool:
+            kept = run_jobs(jobs, config, root=tmp_path, progress=False, judge=judge, keep=spool.keep)
+            assert all(isinstance(t, SpooledRun) for t in kept.trajectories), rerun
+            assert [what_it_did(t.whole()) for t in kept.trajectories] == [what_it_did(t) for t in whole.trajectories]
+            assert kept.errors == 2 and len(kept.verdicts) == 6
+    assert all(isinstance(t, Trajectory) for t in judged)  # judged whole, before it was spooled
 
 
 def test_a_corrupt_cache_entry_is_a_miss(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
