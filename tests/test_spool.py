@@ -3,6 +3,12 @@ what it was given, and the trajectory file written from it is the one written fr
 
 from __future__ import annotations
 
+import errno
+import os
+
+import pytest
+
+from gate.errors import GateError
 from gate.records import Spool, SpooledRun, record_line, trajectories_text
 from gate.trajectory import ToolCall, Trajectory
 
@@ -38,3 +44,46 @@ def test_the_trajectory_file_is_the_same_from_the_spool_as_from_the_records() ->
         mixed = [kept[0], RECORDS[1], kept[2]]  # a run stopped before judging keeps the whole record
         assert "".join(trajectories_text(kept)) == "".join(trajectories_text(RECORDS))
         assert "".join(trajectories_text(mixed)) == "".join(trajectories_text(RECORDS))
+
+
+def test_a_spool_that_cannot_write_keeps_the_rest_whole_and_loses_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    with Spool() as spool:
+        first = spool.keep(RECORDS[0])
+        monkeypatch.setattr(os, "pwrite", lambda *args: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+        second, third = spool.keep(RECORDS[1]), spool.keep(RECORDS[2])
+        assert isinstance(first, SpooledRun) and second is RECORDS[1] and third is RECORDS[2]
+        assert "".join(trajectories_text([first, second, third])) == "".join(trajectories_text(RECORDS))
+    err = capsys.readouterr().err
+    assert err.count("keeping them in memory") == 1 and "No space left on device" in err  # one warning, naming why
+
+
+def test_no_temporary_file_means_every_trajectory_stays_whole(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    import tempfile
+
+    def refuse(**_: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", refuse)
+    with Spool() as spool:
+        assert all(spool.keep(record) is record for record in RECORDS)
+    err = capsys.readouterr().err
+    assert "cannot keep the run's trajectories in a temporary file in" in err and "Permission denied" in err
+
+
+def test_a_spooled_run_read_after_the_run_is_a_clear_error() -> None:
+    with Spool() as spool:
+        kept = spool.keep(RECORDS[0])
+    with pytest.raises(GateError, match="read after the run ended"):
+        kept.whole()
+
+
+def test_short_writes_are_completed(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.pwrite
+    monkeypatch.setattr(os, "pwrite", lambda fd, data, offset: real(fd, bytes(data[:7]), offset))
+    with Spool() as spool:
+        kept = [spool.keep(record) for record in RECORDS]
+        assert [run.whole() for run in kept] == RECORDS
