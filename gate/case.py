@@ -6,6 +6,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
+from gate.model import SharedFieldNames
 from gate.strictvalues import StrictValues
 from gate.trajectory import Group, ToolCall
 
@@ -16,7 +17,7 @@ TAG_GOLDEN = "golden"
 TAG_SKILL_EXPLICIT = "skill-explicit-constraint"
 
 
-class _Strict(StrictValues):
+class _Strict(SharedFieldNames, StrictValues):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from gate.model import Model
+from gate.model import Model, SharedFieldNames
 
 
 class Status(str, Enum):
@@ -48,7 +48,7 @@ class Outcome(Model):
         return cls(status=Status.PASS if ok else Status.FAIL, detail=detail, evidence=evidence)
 
 
-class ConstraintVerdict(Model):
+class ConstraintVerdict(SharedFieldNames):
     """The verdict on one constraint of one case run."""
 
     model_config = ConfigDict(frozen=True)
@@ -62,7 +62,7 @@ class ConstraintVerdict(Model):
     """Who decided when it was not the rule checkers: the LLM judge (``judge.gate``) or a human review."""
 
 
-class RunVerdict(Model):
+class RunVerdict(SharedFieldNames):
     """The verdict on one (case, group, run): pass when every judged rule constraint passes."""
 
     model_config = ConfigDict(frozen=True)

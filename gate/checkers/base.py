@@ -8,12 +8,13 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import ConfigDict, model_validator
 
+from gate.model import SharedFieldNames
 from gate.strictvalues import StrictValues
 from gate.subject import Subject
 from gate.verdict import Outcome
 
 
-class Params(StrictValues):
+class Params(SharedFieldNames, StrictValues):
     """Base of every checker's parameters: unknown keys are errors, values are frozen."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
