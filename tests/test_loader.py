@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -39,3 +40,18 @@ def test_a_run_can_load_the_cases_without_their_examples_which_are_still_validat
     (tmp_path / "B3-QC-01.yaml").write_text(BODY.replace("fails: [c]", "fails: []"), encoding="utf-8")
     with pytest.raises(GateError, match=r"fail\[0\] must list the constraint ids it fails"):
         load_cases(tmp_path, examples=False)
+
+
+def test_the_case_set_digest_reads_the_files_in_the_order_of_their_relative_paths_as_text(tmp_path: Path) -> None:
+    # a committed baseline names the digest: sha256 over (relative path, bytes) sorted by the path's
+    # text, which puts "b3-extra/" before "b3/" where sorting the paths' parts would not
+    files = {"b3/B3-QC-01.yaml": BODY, "b3-extra/B3-QC-02.yaml": BODY.replace("B3-QC-01", "B3-QC-02"),
+             "b3.old/B3-QC-03.yaml": BODY.replace("B3-QC-01", "B3-QC-03"), "B3-QC-04.yml": BODY.replace("B3-QC-01", "B3-QC-04")}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    hasher = hashlib.sha256()
+    for rel in sorted(files):
+        hasher.update(rel.encode() + b"\0" + files[rel].encode("utf-8") + b"\0")
+    assert load_cases(tmp_path).digest == f"sha256:{hasher.hexdigest()}"
+    assert sorted(files) != [p.relative_to(tmp_path).as_posix() for p in sorted(tmp_path.rglob("*.y*ml"))]
