@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 
 class Model(BaseModel):
@@ -18,12 +22,18 @@ class Model(BaseModel):
 _FIELD_NAME_SETS: dict[frozenset[str], set[str]] = {}
 
 
+def _shared(names: set[str]) -> set[str]:
+    """The one set of these field names the instances share (``names`` itself the first time)."""
+    return _FIELD_NAME_SETS.setdefault(frozenset(names), names)
+
+
 class SharedFieldNames(Model):
     """An immutable model whose instances share one set of the names of the fields they were given.
 
     pydantic keeps that set (``model_fields_set``) per instance: 216–472 bytes, over half of what a
     run's verdict holds (16,700 verdicts at 6,000 cases: ~40 MiB) and a sixth of a loaded case.
-    Frozen, so nothing adds to the set in place; ``model_copy`` copies it before adding.
+    Frozen, so nothing adds to a set in place but ``model_copy``, which does it to a copy of its own
+    first; the copy then shares too.
     """
 
     @classmethod
@@ -33,6 +43,9 @@ class SharedFieldNames(Model):
             raise TypeError(f"{cls.__name__}: only a frozen model may share its field-name sets")
 
     def model_post_init(self, context: Any, /) -> None:
-        given = self.__pydantic_fields_set__
-        shared = _FIELD_NAME_SETS.setdefault(frozenset(given), given)
-        object.__setattr__(self, "__pydantic_fields_set__", shared)
+        object.__setattr__(self, "__pydantic_fields_set__", _shared(self.__pydantic_fields_set__))
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        copied = super().model_copy(update=update, deep=deep)
+        object.__setattr__(copied, "__pydantic_fields_set__", _shared(copied.__pydantic_fields_set__))
+        return copied

@@ -44,3 +44,11 @@ def test_only_a_frozen_model_may_share() -> None:
         class Mutable(SharedFieldNames):
             model_config = ConfigDict(frozen=False)
             name: str
+
+
+def test_copies_with_the_same_fields_share_too() -> None:
+    first = RunVerdict(case_id="B3-QC-01", group="A", run=0, status=Status.PASS)
+    copies = [first.model_copy(update={"run": n, "metadata": {"latency_ms": n}}) for n in range(1, 4)]
+    assert len({id(c.model_fields_set) for c in copies}) == 1
+    assert copies[0].model_fields_set == first.model_fields_set | {"metadata"}
+    assert first.model_fields_set == {"case_id", "group", "run", "status"}
