@@ -115,7 +115,7 @@ class SpooledRun:
         return self.spool.read(self.offset, self.length)
 
     def whole(self) -> Trajectory:
-        return Trajectory.model_validate(safejson.loads(self.line()))
+        return parse_line(self.line(), f"the spooled record of {self.case_id} {self.group} run {self.run}")
 
     @property
     def final_answer(self) -> str:
