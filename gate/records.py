@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import codecs
 import json
-import os
-import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import BinaryIO
 
 from pydantic import ValidationError
 
 from gate import safejson
 from gate.atomic import write_text
 from gate.errors import GateError, did_you_mean
+from gate.spool import TextSpool
 from gate.trajectory import Group, Trajectory
 from gate.yamlio import first_problem
 
@@ -126,81 +123,19 @@ class SpooledRun:
         return self.whole().digest
 
 
-class Spool:
+class Spool(TextSpool):
     """Trajectories written to a temporary file as a run finishes them, each kept as a
     :class:`SpooledRun`: a run of thousands of cases holds their keys, not their answers (about
-    2 KB each), until the trajectory file is written from here. The file has no name and is gone
-    once closed, or with the process. Where no temporary file can be made or written (a full disk),
-    the trajectories stay whole in memory from then on, with one warning: nothing is lost."""
+    2 KB each), until the trajectory file is written from here."""
 
     def __init__(self) -> None:
-        import tempfile  # only a run that spools needs it
-
-        self._end = 0
-        self._file: BinaryIO | None = None
-        self._writing = hasattr(os, "pwrite")  # POSIX; elsewhere the trajectories stay whole
-        if not self._writing:
-            return
-        try:
-            self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115 -- open until close() or the with-block
-        except OSError as exc:
-            self._give_up(exc)
+        super().__init__("the run's trajectories")
 
     def keep(self, record: Trajectory) -> Kept:
-        if self._file is None or not self._writing:
+        place = self.store(record_line(record))
+        if place is None:
             return record
-        line = record_line(record).encode("utf-8")
-        try:
-            written = 0
-            while written < len(line):  # positioned writes: no shared file position, no buffer to flush later
-                written += os.pwrite(self._file.fileno(), line[written:], self._end + written)
-        except OSError as exc:
-            self._give_up(exc)
-            return record
-        kept = SpooledRun(record.case_id, record.group, record.run, record.error, record.done_key,
-                          self, self._end, len(line))
-        self._end += len(line)
-        return kept
-
-    def read(self, offset: int, length: int) -> str:
-        if self._file is None:
-            raise GateError("the run's spooled trajectories are gone (read after the run ended)", where="spool")
-        parts, done = [], 0
-        try:
-            while done < length:
-                part = os.pread(self._file.fileno(), length - done, offset + done)
-                if not part:
-                    break
-                parts.append(part)
-                done += len(part)
-        except OSError as exc:
-            raise GateError(f"cannot read back the run's trajectories: {exc.strerror}", where=self._place()) from None
-        if done < length:
-            raise GateError("the run's spooled trajectories were cut short", where=self._place())
-        return b"".join(parts).decode("utf-8")
-
-    def _place(self) -> str:
-        import tempfile
-
-        return f"a temporary file in {tempfile.gettempdir()}"
-
-    def _give_up(self, error: OSError) -> None:
-        """Keep what follows in memory; what was written stays readable."""
-        print(f"gate: warning: cannot keep the run's trajectories in {self._place()} ({error.strerror or error}); "
-              "keeping them in memory", file=sys.stderr)
-        self._writing = False
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-
-    def __enter__(self) -> Spool:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        self.close()
+        return SpooledRun(record.case_id, record.group, record.run, record.error, record.done_key, self, *place)
 
 
 Kept = Trajectory | SpooledRun

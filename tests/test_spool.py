@@ -77,7 +77,7 @@ def test_no_temporary_file_means_every_trajectory_stays_whole(
 def test_a_spooled_run_read_after_the_run_is_a_clear_error() -> None:
     with Spool() as spool:
         kept = spool.keep(RECORDS[0])
-    with pytest.raises(GateError, match="read after the run ended"):
+    with pytest.raises(GateError, match="read after the spool was closed"):
         kept.whole()
 
 

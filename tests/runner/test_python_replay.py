@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -166,6 +167,47 @@ def test_replay_gives_back_every_field_of_the_record(tmp_path: Path) -> None:
     expected = Trajectory.model_validate(record)
     assert replayed.final_answer == expected.final_answer and replayed.tool_calls == expected.tool_calls
     assert {k: replayed.metadata[k] for k in ("model", "tokens")} == {"model": "m-1", "tokens": {"in": 10, "out": 20}}
+
+
+def _big_replay(path: Path, count: int) -> list[str]:
+    answers = [f"{n}. " + "不要推荐索尼，预算 1.2 万以内。" * 2000 for n in range(count)]  # ~34 KB of text each
+    path.write_text("".join(_record(f"c{n:02d}", "A", 0, answer) + "\n" for n, answer in enumerate(answers)),
+                    encoding="utf-8")
+    return answers
+
+
+def test_replay_keeps_its_records_on_disk_not_in_memory(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from gate.runner.adapters.replay import ReplayAdapter
+
+    answers = _big_replay(tmp_path / "rec.jsonl", 40)  # 40 answers: ~2.7 MB as strings
+    tracemalloc.start()
+    try:
+        adapter = ReplayAdapter(tmp_path / "rec.jsonl")
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    try:
+        assert held < 200_000  # their places, not their texts
+        replayed = asyncio.run(adapter.call({"case_id": "c07", "group": "A", "run": 0}))
+        assert replayed["final_answer"] == answers[7]
+    finally:
+        asyncio.run(adapter.aclose())
+
+
+def test_replay_on_a_full_disk_keeps_the_records_in_memory_and_answers_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import errno
+    import os
+
+    answers = _big_replay(tmp_path / "rec.jsonl", 3)
+    monkeypatch.setattr(os, "pwrite", lambda *args: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+    outcome = run_jobs(jobs_of("c00", "c01", "c02"), agent(adapter="replay", trajectories="rec.jsonl"),
+                       root=tmp_path, progress=False)
+    assert [t.final_answer for t in outcome.trajectories] == answers
+    err = capsys.readouterr().err
+    assert err.count("cannot keep the replay file's records") == 1 and "No space left on device" in err
 
 
 def test_answers_are_cached_by_the_writer_thread_and_are_on_disk_when_the_run_returns(

@@ -9,6 +9,7 @@ from typing import Any
 from gate.errors import GateError
 from gate.records import iter_trajectories
 from gate.runner.base import AgentError
+from gate.spool import TextSpool
 
 
 class ReplayAdapter:
@@ -22,12 +23,18 @@ class ReplayAdapter:
         if not path.exists():
             raise GateError("agent.trajectories: replay file not found", where=str(path))
         self._path = path
-        # Each record validated, then kept as its JSON text: a quarter of the memory of the model,
-        # and the run builds its own trajectory from the answer anyway.
-        self._records: dict[tuple[str, str, int], str] = {
-            (r.case_id, r.group, r.run): r.model_dump_json()
-            for r in iter_trajectories(path)
-        }
+        # Each record validated, then kept as its JSON text in a temporary file, the run holding
+        # only its place: held in memory, 16,700 records' texts were ~23 MiB. The run builds its
+        # own trajectory from the answer anyway.
+        self._spool = TextSpool("the replay file's records")
+        self._records: dict[tuple[str, str, int], tuple[int, int] | str] = {}
+        try:
+            for record in iter_trajectories(path):
+                text = record.model_dump_json()
+                self._records[(record.case_id, record.group, record.run)] = self._spool.store(text) or text
+        except BaseException:
+            self._spool.close()
+            raise
 
     def fingerprint(self, request: dict[str, Any]) -> Any:
         return str(self._path)
@@ -37,8 +44,8 @@ class ReplayAdapter:
         record = self._records.get(key)
         if record is None:
             raise AgentError(f"no recorded trajectory for {key[0]} group {key[1]} run {key[2]} in {self._path}")
-        answer: dict[str, Any] = json.loads(record)
+        answer: dict[str, Any] = json.loads(record if isinstance(record, str) else self._spool.read(*record))
         return answer
 
     async def aclose(self) -> None:
-        return None
+        self._spool.close()
