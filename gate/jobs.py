@@ -9,7 +9,7 @@ from typing import Any
 from gate.case import Case
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Job:
     """One agent call: a case, a group (A skills off, B skills on) and a repeat index."""
 

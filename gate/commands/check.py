@@ -38,7 +38,6 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     reviews = load_reviews(config.resolve(config.reviews))  # a malformed reviews file costs no agent call
     for warning in reviews.stale(case_set.cases):
         print(f"gate: warning: {warning}", file=sys.stderr)
-    jobs = plan(selected, config.groups, config.repeats)
     started = time.monotonic()
     # A stop after the agent calls still ends with every report. Each trajectory waits on disk once
     # judged (6,000 cases: 16,700 runs), until trajectories.jsonl is written from there.
@@ -46,7 +45,8 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
         readings = Readings()
         answers = config.resolve(config.agent.cache) if config.agent.cache is not False else None
         store = verdict_store(answers, config.judging.budget_s)
-        outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
+        # the plan is let go with the run (16,700 jobs at 6,000 cases)
+        outcome = run_jobs(plan(selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
                            judge=judge_for(case_set, config.judging.budget_s, readings, store), prepare=import_ahead,
                            keep=spool.keep)
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops,

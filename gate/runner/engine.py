@@ -125,8 +125,9 @@ def run_jobs(
 async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
                show: bool, judge: Judge | None, prepare: Callable[[], None] | None,
                keep: Callable[[Trajectory], Kept] | None, transport: httpx.AsyncBaseTransport | None) -> None:
-    requests = {job.key: build_request(job) for job in jobs}
-    adapter = build_adapter(agent, root, list(requests.values()), policy, transport)
+    # Each request is built on its job's turn and dropped with it: held for the whole run, 6,000
+    # cases' requests were ~20 MiB (their messages copied per run). The adapter reads them once.
+    adapter = build_adapter(agent, root, (build_request(job) for job in jobs), policy, transport)
     cache = Cache(root / agent.cache) if agent.cache is not False and adapter.cacheable else None
     identity = agent_identity(agent, root, os.environ) if cache is not None else None
     if cache is not None and identity is None:
@@ -148,7 +149,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
             state.finished[key] = keep(trajectory)
 
     async def one(job: Job) -> None:
-        request = requests[job.key]
+        request = build_request(job)
         key = cache_key(identity, adapter.name, adapter.fingerprint(request), request) if cache else None
         if cache is not None and key is not None:
             hit = cache.get(key, expect=job.key)
@@ -182,7 +183,20 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
     # Answers and verdicts are cached by the writer thread while calls that cost something are out
     # (replay's verdicts are written by the loop); all are on disk at the end.
     with writing_behind(waits):
-        await gather_until_stopped([asyncio.ensure_future(one(job)) for job in jobs], state.stop, finish)
+        await gather_until_stopped(workers(jobs, one, agent.concurrency), state.stop, finish)
+
+
+def workers(jobs: list[Job], one: Callable[[Job], Awaitable[None]], concurrency: int) -> list[asyncio.Future[None]]:
+    """Tasks taking the jobs in order until none is left: twice the agent's concurrency, so that
+    while some judge the answers they got, the others keep every call slot busy. A task per job
+    held ~0.8 KB per pending job (16,700 jobs: 13 MiB) before the first was done."""
+    pending = iter(jobs)
+
+    async def work() -> None:
+        for job in pending:
+            await one(job)
+
+    return [asyncio.ensure_future(work()) for _ in range(min(len(jobs), 2 * concurrency))]
 
 
 def _in_worker_thread(work: Callable[[], None]) -> None:

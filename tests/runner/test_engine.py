@@ -163,6 +163,58 @@ def test_concurrency_bound_with_an_async_agent(tmp_path: Path, agent_module: Cal
     assert max(peaks) == 4  # all slots used, never more
 
 
+TASKS_AGENT = """
+import asyncio
+async def run(request):
+    await asyncio.sleep(0)
+    return {"final_answer": str(len(asyncio.all_tasks()))}
+"""
+
+
+def test_the_run_holds_tasks_by_its_concurrency_not_by_its_jobs(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    # a task per job held ~0.8 KB for every job not yet done (16,700 jobs: 13 MiB)
+    name = agent_module(TASKS_AGENT)
+    outcome = run_jobs(jobs_of(*[f"c{n:03d}" for n in range(120)], groups=("A", "B")),
+                       agent(adapter="python", function=f"{name}:run", concurrency=3), root=tmp_path, progress=False)
+    assert len(outcome.trajectories) == 240 and all(t.error is None for t in outcome.trajectories)
+    alive = [int(t.final_answer) for t in outcome.trajectories]
+    assert max(alive) <= 2 * 3 + 3 + 1  # the workers, the calls out (each timed in its own task), the run
+
+
+SENDING_AGENT = """
+import pathlib
+async def run(request):
+    with pathlib.Path(__file__).with_suffix(".events").open("a") as handle:
+        handle.write("sent " + request["case_id"] + "\\n")
+    return {"final_answer": "1. " + request["case_id"]}
+"""
+
+
+def test_each_request_is_built_on_its_jobs_turn(tmp_path: Path, agent_module: Callable[[str], str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # built up front, 6,000 cases' requests were ~20 MiB held for the whole run
+    import gate.runner.engine as engine
+
+    name = agent_module(SENDING_AGENT)
+    events = tmp_path / f"{name}.events"
+    real = engine.build_request
+
+    def build(job: object) -> dict[str, object]:
+        request = real(job)  # type: ignore[arg-type]
+        with events.open("a") as handle:
+            handle.write(f"built {request['case_id']}\n")
+        return request
+
+    monkeypatch.setattr(engine, "build_request", build)
+    ids = [f"c{n:02d}" for n in range(20)]
+    run_jobs(jobs_of(*ids), agent(adapter="python", function=f"{name}:run", concurrency=1), root=tmp_path, progress=False)
+    lines = events.read_text().splitlines()
+    waiting = [sum(e.startswith("built") for e in lines[:i]) - sum(e.startswith("sent") for e in lines[:i])
+               for i in range(len(lines) + 1)]
+    assert sorted(lines) == sorted([f"built {i}" for i in ids] + [f"sent {i}" for i in ids])
+    assert max(waiting) <= 2  # built for the one slot and the task next in line, not for every job
+
+
 ORDERED_AGENT = """
 import asyncio, pathlib
 async def run(request):

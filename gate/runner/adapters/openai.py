@@ -135,7 +135,7 @@ class ChatAdapter:
     handles_retries = True
     cacheable = True
 
-    def __init__(self, agent: OpenAIAgent, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy,
+    def __init__(self, agent: OpenAIAgent, root: Path, requests: Iterable[dict[str, Any]], policy: RetryPolicy,
                  transport: httpx.AsyncBaseTransport | None = None) -> None:
         if not agent.model:
             raise GateError("agent.model is required by the openai adapter")
