@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gate.atomic import dump_json
-from gate.results import results_document, results_head, results_text
+from gate.results import _encode, _encode_parts, results_document, results_head, results_text
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)  # \x1b, \n, 中文, U+2028
@@ -57,3 +57,17 @@ def test_a_nan_is_refused_while_streaming_too() -> None:
     run = RunVerdict(case_id="a", group="A", run=0, status=Status.PASS, metadata={"latency": math.nan})
     with pytest.raises(ValueError, match="not JSON compliant"):
         "".join(results_text(head(), [run]))
+
+
+@given(value=values, level=st.sampled_from([0, 2, 6]), size=st.integers(1, 40))
+def test_a_value_encoded_in_parts_is_the_value_encoded_at_once(value: Any, level: int, size: int) -> None:
+    assert "".join(_encode_parts(value, level, size)) == _encode(value, level)
+
+
+def test_the_heads_large_values_are_written_in_bounded_parts() -> None:
+    # the metrics of 6,000 cases encoded at once were ~15 MiB of pieces and copies beside the text
+    metrics = {"cases": {f"B3-QC-{n:05d}": {"groups": {"A": "pass", "B": "fail"}, "counts": {"A": [1, 1]}}
+                         for n in range(3000)}}
+    parts = list(_encode_parts(metrics, 2))
+    assert "".join(parts) == _encode(metrics, 2)
+    assert len(parts) > 5 and max(len(part) for part in parts) < 2 * (1 << 16)

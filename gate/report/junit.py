@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.policy.thresholds import FAIL_ON, Finding, Level, rank
-from gate.report.junit_text import report_string
+from gate.report.junit_text import report_parts
 from gate.report.model import GateReport
 from gate.results import sort_verdicts
 from gate.sanitize import one_line, xml_safe
@@ -160,6 +160,12 @@ def _properties(report: GateReport, dimension: str, groups: list[str], verdicts:
 
 def render(report: GateReport) -> str:
     """The JUnit XML document as text (testsuites root, flat testsuite children, sorted)."""
+    return "".join(render_parts(report))
+
+
+def render_parts(report: GateReport) -> Iterator[str]:
+    """:func:`render` in parts, built when the first is asked for: a report written with others
+    holds none of it before its turn, and never the whole document as one string."""
     import junit_xml
 
     by_case = report.junit.testcase == "case"
@@ -209,9 +215,10 @@ def render(report: GateReport) -> str:
         yield junit_xml.TestSuite(name="gate", test_cases=_rule_cases(junit_xml, report))
 
     if report.wall_s is not None:  # concurrent calls overlap: the run's own duration, not their sum
-        return report_string(suites(), Decimal(round(report.wall_s * 1000)) / 1000)
-    return report_string(suites(), sum((seconds for runs in units.values() for verdicts in runs.values()
-                                        if (seconds := _seconds(verdicts))), Decimal(0)))
+        yield from report_parts(suites(), Decimal(round(report.wall_s * 1000)) / 1000)
+    else:
+        yield from report_parts(suites(), sum((seconds for runs in units.values() for verdicts in runs.values()
+                                               if (seconds := _seconds(verdicts))), Decimal(0)))
 
 
 def _why_not_new(report: GateReport, verdict: RunVerdict, state: str) -> str:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 from decimal import Decimal
 from typing import Any
 
 import junit_xml
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.report.junit_text import report_string
+from gate.report.junit_text import report_parts, report_string
 
 # What agents and attackers put in answers, beside any other character junit-xml can write at all
 # (it fails on surrogates and U+FFFE/U+FFFF, which gate.sanitize.xml_safe removes first).
@@ -69,3 +72,21 @@ def test_an_element_whose_text_is_all_controls_is_written_empty() -> None:
 
 def test_no_suite_is_an_empty_root() -> None:
     assert report_string([], Decimal(0)) == junit_xml.to_xml_report_string([], prettyprint=True)
+
+
+def _suites(count: int) -> list[junit_xml.TestSuite]:
+    return [junit_xml.TestSuite(name=f"B3/QC/{n}", test_cases=[junit_xml.TestCase(name=f"B3-QC-{n:02d} [A] run 0")])
+            for n in range(count)]
+
+
+def test_the_document_is_given_a_suite_at_a_time_never_joined() -> None:
+    parts = list(report_parts(_suites(5), Decimal(1)))
+    assert len(parts) == 5 + 2 and all(part.startswith("\t<testsuite ") for part in parts[1:-1])
+    assert "".join(parts) == _junit_xml(_suites(5), Decimal(1))
+
+
+def test_suites_that_cannot_wait_on_disk_wait_in_memory_and_the_text_is_the_same(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(os, "pwrite", lambda *args: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+    assert report_string(_suites(3), Decimal(1)) == _junit_xml(_suites(3), Decimal(1))
+    assert capsys.readouterr().err.count("cannot keep the JUnit report's suites") == 1
