@@ -81,8 +81,8 @@ def _load(path: Path, parsed: ParsedCases | None = None, examples: bool = True) 
         raise GateError(f"id: '{case.id}' must match the file name '{path.stem}'", where=f"{path}:{line}")
     for index, constraint in enumerate(case.constraints):
         _check_constraint(constraint, path, text, ["constraints", index])
-    if not examples:
-        case = case.model_copy(update={"examples": None})
+    if not examples:  # nor its notes, written for whoever edits the case
+        case = case.model_copy(update={"examples": None, "notes": None})
     case.__pydantic_private__.update(_path=str(path), _line=line)  # type: ignore[union-attr]
     if parsed is not None and kept is None:
         parsed.put(raw, data)
@@ -136,7 +136,7 @@ def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | No
     ``suites`` is given) suites or dimensions gate.yaml does not declare are errors. With
     ``every_problem``, every file is read and all their problems are raised together
     (:class:`GateErrors`), each naming its file and line. ``parsed``: the files' parses kept by
-    an earlier load (:mod:`gate.parsed_cases`). ``examples=False``: each case's examples are
+    an earlier load (:mod:`gate.parsed_cases`). ``examples=False``: each case's examples (and notes) are
     validated, then dropped — a run that neither self-tests nor asks the judge never reads them,
     and they are over half of what a case holds (`gate check` on 6,000 cases: 51 MiB)."""
     root = Path(root)

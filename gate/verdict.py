@@ -98,7 +98,7 @@ def combine(statuses: list[Status]) -> Status:
     return Status.PASS
 
 
-class RunCount(Model):
+class RunCount(SharedFieldNames):
     """Passing runs out of judged runs of one (case, group); skipped runs are not judged."""
 
     model_config = ConfigDict(frozen=True)

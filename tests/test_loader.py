@@ -31,11 +31,13 @@ def test_the_line_of_the_id_is_where_the_file_writes_it(tmp_path: Path, text: st
 
 
 def test_a_run_can_load_the_cases_without_their_examples_which_are_still_validated(tmp_path: Path) -> None:
-    (tmp_path / "B3-QC-01.yaml").write_text(BODY, encoding="utf-8")
+    (tmp_path / "B3-QC-01.yaml").write_text("notes: why the rule reads the answer so\n" + BODY, encoding="utf-8")
     kept, dropped = load_cases(tmp_path), load_cases(tmp_path, examples=False)
     assert kept.cases["B3-QC-01"].examples is not None and dropped.cases["B3-QC-01"].examples is None
-    assert dropped.cases["B3-QC-01"].model_dump(exclude={"examples"}) == kept.cases["B3-QC-01"].model_dump(exclude={"examples"})
-    assert (dropped.cases["B3-QC-01"].path, dropped.cases["B3-QC-01"].line) == (kept.cases["B3-QC-01"].path, 1)
+    assert kept.cases["B3-QC-01"].notes == "why the rule reads the answer so" and dropped.cases["B3-QC-01"].notes is None
+    assert dropped.cases["B3-QC-01"].model_dump(exclude={"examples", "notes"}) == \
+        kept.cases["B3-QC-01"].model_dump(exclude={"examples", "notes"})
+    assert (dropped.cases["B3-QC-01"].path, dropped.cases["B3-QC-01"].line) == (kept.cases["B3-QC-01"].path, 2)
     assert dropped.digest == kept.digest and dropped.file_digests == kept.file_digests
     (tmp_path / "B3-QC-01.yaml").write_text(BODY.replace("fails: [c]", "fails: []"), encoding="utf-8")
     with pytest.raises(GateError, match=r"fail\[0\] must list the constraint ids it fails"):

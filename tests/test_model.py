@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ConfigDict
 
-from gate.case import Constraint
+from gate.case import Case, Constraint
 from gate.model import SharedFieldNames
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
@@ -21,6 +21,29 @@ def test_verdicts_given_the_same_fields_share_one_set_of_their_names() -> None:
     runs = [RunVerdict(case_id=f"B3-QC-0{n}", group="A", run=0, status=Status.PASS, constraints=(first,))
             for n in range(3)]
     assert len({id(run.model_fields_set) for run in runs}) == 1
+
+
+def test_what_a_report_keeps_per_case_shares_its_field_names_too() -> None:
+    # 6,000 cases: two counts, an outcome and the consistency of each, built while every verdict is held
+    from gate.scoring.metrics import compute
+    from gate.scoring.repeats import FieldConsistency
+
+    runs = [RunVerdict(case_id=f"B3-QC-0{n}", group=group, run=0, status=Status.PASS) for n in range(3) for group in "AB"]
+    metrics = compute({f"B3-QC-0{n}": _case(f"B3-QC-0{n}") for n in range(3)}, runs)
+    assert len({id(c.model_fields_set) for c in metrics.cases.values()}) == 1
+    assert len({id(count.model_fields_set) for c in metrics.cases.values() for count in c.counts.values()}) == 1
+    fields = [FieldConsistency(field="item_count", frequency=0.5 + n / 10, mode="3", distinct=2) for n in range(3)]
+    assert len({id(f.model_fields_set) for f in fields}) == 1
+
+
+def _case(case_id: str) -> Case:
+    return Case.model_validate({
+        "id": case_id, "suite": "B3", "dimension": "QC", "title": case_id, "difficulty": "easy", "scoring": "auto",
+        "input": {"messages": [{"role": "user", "content": "3 个"}]},
+        "groups": {"A": {"skill_enabled": False}, "B": {"skill_enabled": True}},
+        "constraints": [{"id": "c", "check": "items:count", "params": {"exact": 3}}],
+        "examples": {"pass": [{"final_answer": "1. a"}], "fail": [{"final_answer": "", "fails": ["c"]}]},
+    })
 
 
 def test_a_copy_with_changes_gets_a_set_of_its_own() -> None:

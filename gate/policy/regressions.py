@@ -14,7 +14,7 @@ from enum import Enum
 
 from pydantic import ConfigDict
 
-from gate.model import Model
+from gate.model import SharedFieldNames
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.scoring.stats import fisher_less, fisher_min_attainable, tarone_bonferroni
@@ -32,7 +32,7 @@ class PairOutcome(str, Enum):
     CLEARED = "cleared"
 
 
-class PairDecision(Model):
+class PairDecision(SharedFieldNames):
     """The decision on one (case, group), with its evidence."""
 
     model_config = ConfigDict(frozen=True)

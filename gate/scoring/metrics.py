@@ -9,7 +9,7 @@ from enum import Enum
 from pydantic import ConfigDict, Field
 
 from gate.case import Case
-from gate.model import Model
+from gate.model import Model, SharedFieldNames
 from gate.verdict import RunCount, RunVerdict, Status
 
 
@@ -117,7 +117,7 @@ def _group_metrics(outcomes: list[tuple[RunCount, list[RunVerdict]]]) -> GroupMe
     return GroupMetrics(**counts, case_counts=tuple(judged_cases))
 
 
-class CaseOutcome(Model):
+class CaseOutcome(SharedFieldNames):
     """One case over its runs: per group the pass count and a status by majority of the runs."""
 
     model_config = ConfigDict(frozen=True)

@@ -11,7 +11,7 @@ from pydantic import ConfigDict
 
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case, Consistency, ConsistencyBounds
-from gate.model import Model
+from gate.model import SharedFieldNames
 from gate.scoring.fields import ConsistencyField, mode, mode_frequency
 from gate.scoring.readings import Readings, Run
 from gate.trajectory import Group
@@ -29,7 +29,7 @@ DP = 4
 _MODE_SHOWN = 120
 
 
-class Frozen(Model):
+class Frozen(SharedFieldNames):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
