@@ -23,7 +23,7 @@ class TextSpool:
     def __init__(self, holds: str) -> None:
         import tempfile  # only a run that spools needs it
 
-        self._holds = holds  # what its messages call the lines it keeps
+        self._holds = holds  # what its messages call the texts it keeps
         self._end = 0
         self._file: BinaryIO | None = None
         self._writing = hasattr(os, "pwrite")  # POSIX; elsewhere the texts stay in memory
