@@ -238,7 +238,7 @@ def write_reports(report: GateReport, out_dir: Path,
     from gate.report import comment, junit
 
     paths = {"results": out_dir / "results.json", "junit": out_dir / "junit.xml", "comment": out_dir / "comment.md"}
-    files: dict[Path, Text] = {paths["results"]: report.document_text(), paths["junit"]: junit.render_parts(report),
+    files: dict[Path, Text] = {paths["results"]: report.document_text(), paths["junit"]: junit.render(report),
                                paths["comment"]: comment.render(report)}
     if trajectories is not None:
         files[out_dir / "trajectories.jsonl"] = trajectories_text(trajectories)

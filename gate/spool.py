@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 
+Held = tuple[int, int] | str
+"""A text a :class:`TextSpool` holds: its place (offset, length) in the file, or the text itself."""
+
+
 class TextSpool:
     """Texts kept in a temporary file rather than in memory, each read back by its place: what a
     long run would otherwise hold whole until it writes its reports. The file has no name and is
@@ -50,6 +54,14 @@ class TextSpool:
         place = (self._end, len(data))
         self._end += len(data)
         return place
+
+    def hold(self, text: str) -> Held:
+        """``text`` kept: its place in the file, or the text itself once the spool takes nothing more."""
+        return self.store(text) or text
+
+    def text(self, held: Held) -> str:
+        """What :meth:`hold` was given."""
+        return held if isinstance(held, str) else self.read(*held)
 
     def read(self, offset: int, length: int) -> str:
         if self._file is None:

@@ -158,14 +158,10 @@ def _properties(report: GateReport, dimension: str, groups: list[str], verdicts:
     return properties
 
 
-def render(report: GateReport) -> str:
-    """The JUnit XML document as text (testsuites root, flat testsuite children, sorted)."""
-    return "".join(render_parts(report))
-
-
-def render_parts(report: GateReport) -> Iterator[str]:
-    """:func:`render` in parts, built when the first is asked for: a report written with others
-    holds none of it before its turn, and never the whole document as one string."""
+def render(report: GateReport) -> Iterator[str]:
+    """The JUnit XML document (testsuites root, flat testsuite children, sorted) in parts, built when
+    the first is asked for: a report written with others holds none of it before its turn, and
+    never the whole document as one string."""
     import junit_xml
 
     by_case = report.junit.testcase == "case"

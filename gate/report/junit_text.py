@@ -22,7 +22,7 @@ from functools import cache
 from typing import Any
 from xml.etree.ElementTree import Element
 
-from gate.spool import TextSpool
+from gate.spool import Held, TextSpool
 
 _TEXT_DROPPED = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 _ATTRIBUTE_DROPPED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -44,36 +44,30 @@ def _attribute_escapes() -> dict[int, str]:
     return table
 
 
-def report_string(suites: Iterable[Any], time: Decimal) -> str:
-    """What ``junit_xml.to_xml_report_string(suites, prettyprint=True)`` returns, with the root's
-    ``time`` the exact ``time`` instead of junit-xml's float sum."""
-    return "".join(report_parts(suites, time))
-
-
 def report_parts(suites: Iterable[Any], time: Decimal) -> Iterator[str]:
-    """:func:`report_string` in parts: the root, whose counts need every suite written first, then
-    each suite's text. Each suite is written and let go before the next is taken, so ``suites`` may
-    build them one at a time; their texts wait in a temporary file (16,700 testcases: ~6 MiB),
-    never all in memory."""
+    """What ``junit_xml.to_xml_report_string(suites, prettyprint=True)`` returns, with the root's
+    ``time`` the exact ``time`` instead of junit-xml's float sum, in parts: the root, whose counts
+    need every suite written first, then each suite's text. Each suite is written and let go before
+    the next is taken, so ``suites`` may build them one at a time; their texts wait in a temporary
+    file (16,700 testcases: ~6 MiB), never all in memory."""
     escapes = _attribute_escapes()
     totals = dict.fromkeys(_COUNTS, 0)
     with TextSpool("the JUnit report's suites") as spool:
-        body: list[tuple[int, int] | str] = []
+        body: list[Held] = []
         for suite in suites:
             tree = suite.build_xml_doc()
             for key in _COUNTS:
                 totals[key] += int(tree.get(key, 0))
             lines: list[str] = []
             _write(tree, "\t", escapes, lines)
-            text = "".join(lines)
-            body.append(spool.store(text) or text)
+            body.append(spool.hold("".join(lines)))
         if not body:
             yield '<?xml version="1.0" ?>\n<testsuites/>\n'
             return
         root = Element("testsuites", {key: str(value) for key, value in totals.items()}, time=str(time))
         yield '<?xml version="1.0" ?>\n' + _head(root, "", escapes) + ">\n"
         for part in body:
-            yield part if isinstance(part, str) else spool.read(*part)
+            yield spool.text(part)
         yield "</testsuites>\n"
 
 

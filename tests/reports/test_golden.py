@@ -15,7 +15,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 
 @pytest.mark.parametrize(("name", "render"), [
     ("comment.md", lambda r: comment.render(r)),
-    ("junit.xml", lambda r: junit.render(r)),
+    ("junit.xml", lambda r: "".join(junit.render(r))),
     ("terminal.txt", lambda r: terminal.summary(r, {"results": Path("gate-results/results.json")})),
 ])
 def test_rendered_report_matches_its_golden_file(mixed_report: GateReport, name: str, render) -> None:  # type: ignore[no-untyped-def]

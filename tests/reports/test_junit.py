@@ -24,7 +24,7 @@ def _junit_schema() -> Any:
 
 def write(report: GateReport, tmp_path: Path) -> Path:
     path = tmp_path / "junit.xml"
-    path.write_text(junit.render(report), encoding="utf-8")
+    path.write_text("".join(junit.render(report)), encoding="utf-8")
     return path
 
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.report.junit_text import report_parts, report_string
+from gate.report.junit_text import report_parts
 
 # What agents and attackers put in answers, beside any other character junit-xml can write at all
 # (it fails on surrogates and U+FFFE/U+FFFF, which gate.sanitize.xml_safe removes first).
@@ -21,6 +21,10 @@ _TRICKY = ["\r", "\n", "\r\n", "\t", "&", "<", ">", '"', "'", "]]>", "&amp;", "&
            "\x1b[31m", "\x7f", "\x85", "\x9f", "\u2028", "\ufeff", "😀", "无索尼", "  ", "<![CDATA[x]]>"]
 _TEXT = st.lists(st.one_of(st.sampled_from(_TRICKY), st.text(st.characters(
     blacklist_categories=("Cs",), blacklist_characters="\ufffe\uffff"), max_size=6)), max_size=6).map("".join)
+
+
+def report_string(suites: list[Any], time: Decimal) -> str:
+    return "".join(report_parts(suites, time))
 
 
 def _junit_xml(suites: list[Any], time: Decimal) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from gate.errors import GateError
 from gate.records import iter_trajectories
 from gate.runner.base import AgentError
-from gate.spool import TextSpool
+from gate.spool import Held, TextSpool
 
 
 class ReplayAdapter:
@@ -27,11 +27,10 @@ class ReplayAdapter:
         # only its place: held in memory, 16,700 records' texts were ~23 MiB. The run builds its
         # own trajectory from the answer anyway.
         self._spool = TextSpool("the replay file's records")
-        self._records: dict[tuple[str, str, int], tuple[int, int] | str] = {}
+        self._records: dict[tuple[str, str, int], Held] = {}
         try:
             for record in iter_trajectories(path):
-                text = record.model_dump_json()
-                self._records[(record.case_id, record.group, record.run)] = self._spool.store(text) or text
+                self._records[(record.case_id, record.group, record.run)] = self._spool.hold(record.model_dump_json())
         except BaseException:
             self._spool.close()
             raise
@@ -44,7 +43,7 @@ class ReplayAdapter:
         record = self._records.get(key)
         if record is None:
             raise AgentError(f"no recorded trajectory for {key[0]} group {key[1]} run {key[2]} in {self._path}")
-        answer: dict[str, Any] = json.loads(record if isinstance(record, str) else self._spool.read(*record))
+        answer: dict[str, Any] = json.loads(self._spool.text(record))
         return answer
 
     async def aclose(self) -> None:
