@@ -3,6 +3,7 @@ in process (tests marked ``e2e`` run it as the real subprocess)."""
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import signal
@@ -72,6 +73,15 @@ def short_leftover_grace(monkeypatch: pytest.MonkeyPatch) -> None:
     from gate.runner.adapters import command
 
     monkeypatch.setattr(command, "LEFTOVER_GRACE_S", 0.2)
+
+
+@pytest.fixture
+def fill_disk(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Call it and every positioned write (a spool's) fails from then on as on a full disk."""
+    def full(*args: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    return lambda: monkeypatch.setattr(os, "pwrite", full)
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Callable
 
 import pytest
 
@@ -47,11 +48,11 @@ def test_the_trajectory_file_is_the_same_from_the_spool_as_from_the_records() ->
 
 
 def test_a_spool_that_cannot_write_keeps_the_rest_whole_and_loses_nothing(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    fill_disk: Callable[[], None], capsys: pytest.CaptureFixture[str],
 ) -> None:
     with Spool() as spool:
         first = spool.keep(RECORDS[0])
-        monkeypatch.setattr(os, "pwrite", lambda *args: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+        fill_disk()
         second, third = spool.keep(RECORDS[1]), spool.keep(RECORDS[2])
         assert isinstance(first, SpooledRun) and second is RECORDS[1] and third is RECORDS[2]
         assert "".join(trajectories_text([first, second, third])) == "".join(trajectories_text(RECORDS))

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import errno
-import os
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -90,7 +89,7 @@ def test_the_document_is_given_a_suite_at_a_time_never_joined() -> None:
 
 
 def test_suites_that_cannot_wait_on_disk_wait_in_memory_and_the_text_is_the_same(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(os, "pwrite", lambda *args: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+        fill_disk: Callable[[], None], capsys: pytest.CaptureFixture[str]) -> None:
+    fill_disk()
     assert report_string(_suites(3), Decimal(1)) == _junit_xml(_suites(3), Decimal(1))
     assert capsys.readouterr().err.count("cannot keep the JUnit report's suites") == 1

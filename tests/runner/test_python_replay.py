@@ -197,12 +197,9 @@ def test_replay_keeps_its_records_on_disk_not_in_memory(tmp_path: Path) -> None:
 
 
 def test_replay_on_a_full_disk_keeps_the_records_in_memory_and_answers_alike(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import errno
-    import os
-
+        tmp_path: Path, fill_disk: Callable[[], None], capsys: pytest.CaptureFixture[str]) -> None:
     answers = _big_replay(tmp_path / "rec.jsonl", 3)
-    monkeypatch.setattr(os, "pwrite", lambda *args: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+    fill_disk()
     outcome = run_jobs(jobs_of("c00", "c01", "c02"), agent(adapter="replay", trajectories="rec.jsonl"),
                        root=tmp_path, progress=False)
     assert [t.final_answer for t in outcome.trajectories] == answers
