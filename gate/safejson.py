@@ -113,6 +113,11 @@ def _too_deep(value: Any) -> bool:
     return False
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float)
+"""One decoder for every document, as ``json.loads`` keeps one for its defaults: given hooks, it
+builds a new decoder and scanner per call, 40 % of the time of a 650-byte trajectory record."""
+
+
 def _text(data: str | bytes) -> str:
     if isinstance(data, str):
         return data.removeprefix("\ufeff")
@@ -126,7 +131,7 @@ def loads(data: str | bytes) -> Any:
     """Strict, bounded JSON, or :class:`JsonRejected` (a JSONDecodeError) saying what and where."""
     text = _text(data)
     try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise JsonRejected(exc.msg, exc.doc, exc.pos) from None
     except _Found as found:
