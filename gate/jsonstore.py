@@ -42,13 +42,19 @@ def _read_regular(path: Path) -> bytes | None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
             return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            # As much as the file holds, plus one byte to see one that grew since: a read of the
-            # cap allocated a 10 MB buffer for every entry (0.5 ms each; 28 µs now).
-            data = handle.read(info.st_size + 1)
-            if len(data) > info.st_size:
-                data += handle.read(MAX_ENTRY_BYTES + 1 - len(data))
-            return data
+        # As much as the file holds, plus one byte to see one that grew since: a read of the cap
+        # allocated a 10 MB buffer for every entry (0.5 ms each). Read from the descriptor: a file
+        # object around it cost as much again as the read (a 1 KB entry: 22 µs, 13 µs without).
+        chunks: list[bytes] = []
+        size, want = 0, info.st_size + 1
+        while chunk := os.read(fd, want - size):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size == want:
+                if want > MAX_ENTRY_BYTES:
+                    break
+                want = MAX_ENTRY_BYTES + 1  # it grew since: read on, up to the cap
+        return b"".join(chunks)
     finally:
         os.close(fd)
 
