@@ -33,6 +33,7 @@ from pathlib import Path
 from bench_gate_eval import grow as grow_recording
 from bench_gate_eval import timed_eval
 from bench_runner import agent_server, bare_client, project, whole_check
+from bench_scale import COMMANDS as SCALE_COMMANDS
 from bench_scale import grow as grow_cases
 from bench_scale import timed
 from bench_startup import BARE, HEAVY, HELP, imported_modules, median_seconds
@@ -116,8 +117,7 @@ def scale_rows(sizes: list[int], tmp: Path) -> Iterator[Row]:
     for size in sizes:
         root = tmp / f"scale-{size}"
         grow_cases(size, root)
-        for name, command in (("gate validate", ["validate"]), ("gate validate, again (unchanged)", ["validate"]),
-                              ("gate check (replay)", ["check"])):
+        for name, command in SCALE_COMMANDS:
             wall, peak = timed(command, root)
             walls[name, size] = wall
             budget, within = "—", None

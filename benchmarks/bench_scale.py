@@ -27,6 +27,9 @@ from bytecode import compile_package
 REPO = Path(__file__).resolve().parent.parent
 RECORDING = REPO / "examples" / "trajectories.jsonl"
 _ID = re.compile(r"^id:\s*(\S+)", re.M)
+COMMANDS = (("gate validate", ["validate"]), ("gate validate, again (unchanged)", ["validate"]),
+            ("gate check (replay)", ["check"]))
+"""What runs at each size, in order: the second validation finds every case file unchanged."""
 
 def grow(size: int, out: Path) -> Path:
     """``size`` case files under ``out``/cases, the replay file for them, and a gate.yaml."""
@@ -75,8 +78,7 @@ def main() -> None:
         for size in args.sizes:
             root = Path(tmp) / str(size)
             grow(size, root)
-            for name, command in (("gate validate", ["validate"]), ("gate validate, again (unchanged)", ["validate"]),
-                                  ("gate check (replay)", ["check"])):
+            for name, command in COMMANDS:
                 wall, peak = timed(command, root)
                 growth = f"×{wall / before[name]:.1f}" if name in before else "—"
                 before[name] = wall

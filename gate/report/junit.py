@@ -211,10 +211,11 @@ def render(report: GateReport) -> Iterator[str]:
         yield junit_xml.TestSuite(name="gate", test_cases=_rule_cases(junit_xml, report))
 
     if report.wall_s is not None:  # concurrent calls overlap: the run's own duration, not their sum
-        yield from report_parts(suites(), Decimal(round(report.wall_s * 1000)) / 1000)
+        time = Decimal(round(report.wall_s * 1000)) / 1000
     else:
-        yield from report_parts(suites(), sum((seconds for runs in units.values() for verdicts in runs.values()
-                                               if (seconds := _seconds(verdicts))), Decimal(0)))
+        time = sum((seconds for runs in units.values() for verdicts in runs.values()
+                    if (seconds := _seconds(verdicts))), Decimal(0))
+    yield from report_parts(suites(), time)
 
 
 def _why_not_new(report: GateReport, verdict: RunVerdict, state: str) -> str:
