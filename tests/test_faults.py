@@ -189,6 +189,17 @@ def test_9_a_duplicate_key_in_gate_yaml_names_both_lines(project: Project) -> No
     assert "gate.yaml:3: duplicate key 'out_dir' (first at line 2)" in output
 
 
+
+def test_9_a_ca_bundle_the_environment_names_but_lacks_is_exit_2_naming_it_and_no_report(
+        project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SSL_CERT_FILE", str(project.root / "missing.pem"))
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    project.config(agent={"adapter": "http", "url": "https://agent.invalid/run", "cache": False, "retries": 0})
+    code, output = project.check()
+    assert code == 2
+    assert f"the CA certificates could not be loaded (SSL_CERT_FILE={project.root / 'missing.pem'})" in output
+    assert not (project.root / "out" / "results.json").exists()
+
 def test_10_mentions_and_html_from_an_answer_never_reach_the_comment(project: Project) -> None:
     project.agent('record["final_answer"] = "1. Sony @acme/owners <img src=x onerror=alert(1)>"\n'
                   'print(json.dumps(record))')

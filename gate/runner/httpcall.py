@@ -12,7 +12,7 @@ from gate.errors import GateError
 from gate.redaction import redact
 from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_object, snippet
 from gate.runner.retry import parse_retry_after
-from gate.tls import verification_for
+from gate.tls import built_from_environment, verification_for
 
 
 def check_url(url: str) -> None:
@@ -34,12 +34,37 @@ def new_client(timeout_s: float, concurrency: int, transport: httpx.AsyncBaseTra
     httpx applies its timeout to each socket operation, so a server that keeps sending a byte now
     and then never trips it: :func:`post_json` bounds the whole exchange as well. ``transport``: an
     injected one (httpx.MockTransport in tests) instead of the network. ``url``: the one address
-    the client posts to (redirects are not followed); a plain-http one needs no CA bundle.
+    the client posts to (redirects are not followed); a plain-http one needs no CA bundle. A CA
+    bundle or a proxy in the environment that cannot be used is a GateError naming its variables.
     """
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    verify = verification_for(url) if url is not None else True
-    return httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), limits=limits, follow_redirects=False,
-                             transport=transport, verify=verify)
+    with built_from_environment():
+        verify = verification_for(url) if url is not None else True
+        return httpx.AsyncClient(timeout=httpx.Timeout(timeout_s), limits=limits, follow_redirects=False,
+                                 transport=transport, verify=verify)
+
+
+class OnDemandClient:
+    """A run's one client, built at its first request: a run whose every answer comes from the cache
+    never builds it (that imports httpcore and anyio, and for https loads the CA bundle: 25–55 ms of
+    a cached rerun's half second). A bad CA bundle or proxy in the environment is then a GateError
+    at the first request, still before anything is sent."""
+
+    def __init__(self, timeout_s: float, concurrency: int, transport: httpx.AsyncBaseTransport | None = None,
+                 *, url: str) -> None:
+        self._settings = (timeout_s, concurrency, transport, url)
+        self._client: httpx.AsyncClient | None = None
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            timeout_s, concurrency, transport, url = self._settings
+            self._client = new_client(timeout_s, concurrency, transport=transport, url=url)
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
 
 
 async def post_json(

@@ -15,7 +15,7 @@ from gate.jsonstore import JsonStore
 from gate.runner import headers as headers_mod
 from gate.runner.adapters.openai import endpoint_url, first_message, message_text
 from gate.runner.base import AgentError
-from gate.runner.httpcall import check_url, new_client, post_json
+from gate.runner.httpcall import OnDemandClient, check_url, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.semantic.prompt import CORRECTION, PROMPT_VERSION
 from gate.semantic.reply import ReplyError, Vote, parse_reply
@@ -48,7 +48,7 @@ class JudgeClient:
         except GateError as exc:
             raise GateError(str(exc).replace("agent.headers", "judge.headers", 1)) from None
         self._policy = policy
-        self._client = new_client(config.timeout_s, config.concurrency, url=self._url)
+        self._http = OnDemandClient(config.timeout_s, config.concurrency, url=self._url)
         self._store = JsonStore(root / config.cache) if config.cache is not False and use_cache else None
 
     @property
@@ -88,7 +88,7 @@ class JudgeClient:
                 body["seed"] = config.seed + sample
 
             async def attempt(body: dict[str, Any] = body) -> dict[str, Any]:
-                return await post_json(self._client, self._url, body, self._headers(), timeout_s=config.timeout_s,
+                return await post_json(self._http.client, self._url, body, self._headers(), timeout_s=config.timeout_s,
                                        hint=hint)
 
             try:
@@ -112,4 +112,4 @@ class JudgeClient:
                       usage=usage)
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        await self._http.aclose()

@@ -5,6 +5,7 @@ import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -301,3 +302,54 @@ def test_tls_or_a_proxy_keeps_the_default_verification(monkeypatch: pytest.Monke
     if proxy is not None:
         monkeypatch.setenv("HTTP_PROXY", proxy)
     assert _verify_of(verify_seen, url) is True
+
+
+def test_the_client_is_built_once_at_the_first_call_and_never_for_a_rerun_from_the_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate.runner import httpcall
+
+    built: list[str | None] = []
+    real = httpcall.new_client
+
+    def counting(*args: Any, **kwargs: Any) -> httpx.AsyncClient:
+        built.append(kwargs.get("url"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(httpcall, "new_client", counting)
+    with mocked(lambda seen, i: Reply(body=_answer(seen))) as server:
+        cached = agent(adapter="http", url=server.url + "/run", concurrency=3, cache=".cache", identity="v1")
+        first = run_jobs(jobs_of("c1", "c2", "c3", "c4", "c5"), cached, root=tmp_path, progress=False,
+                         transport=server.transport)
+        assert (first.calls, built) == (5, [server.url + "/run"])  # one pool for every call
+        again = run_jobs(jobs_of("c1", "c2", "c3", "c4", "c5"), cached, root=tmp_path, progress=False,
+                         transport=server.transport)
+    assert (again.calls, again.cache_hits, built) == (0, 5, [server.url + "/run"])
+    assert [t.final_answer for t in again.trajectories] == [f"answer of c{i}" for i in range(1, 6)]
+
+
+@pytest.mark.usefixtures("no_proxy")
+@pytest.mark.parametrize(("variables", "message"), [
+    ({"SSL_CERT_FILE": "{tmp}/missing.pem"},
+     "the CA certificates could not be loaded (SSL_CERT_FILE={tmp}/missing.pem): [Errno 2] No such file or directory"),
+    ({"SSL_CERT_FILE": "{tmp}/garbage.pem", "SSL_CERT_DIR": "{tmp}"},
+     "the CA certificates could not be loaded (SSL_CERT_FILE={tmp}/garbage.pem, SSL_CERT_DIR={tmp}): "
+     "[X509: NO_CERTIFICATE_OR_CRL_FOUND] no certificate or crl found"),
+    ({"HTTPS_PROXY": "ops:hunter22@[::1"},
+     "the proxy settings in the environment (HTTPS_PROXY) cannot be used: Invalid port: ':1'"),
+    ({"ALL_PROXY": "socks5://ops:hunter22@proxy.internal:1080", "NO_PROXY": "localhost"},
+     "the proxy settings in the environment (ALL_PROXY) cannot be used: Using SOCKS proxy, but the 'socksio'"),
+    ({"https_proxy": "ftp://ops:hunter22@proxy.internal:21"},
+     "the proxy settings in the environment (https_proxy) cannot be used: Unknown scheme for proxy URL "
+     "URL('ftp://ops:[secure]@proxy.internal')"),
+], ids=["missing-ca-file", "ca-file-not-pem", "proxy-bad-port", "socks-proxy", "proxy-unknown-scheme"])
+def test_a_ca_bundle_or_proxy_the_environment_names_but_cannot_use_is_a_gate_error_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variables: dict[str, str], message: str) -> None:
+    (tmp_path / "garbage.pem").write_text("not a certificate\n", encoding="utf-8")
+    for name in ("SSL_CERT_FILE", "SSL_CERT_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value.format(tmp=tmp_path))
+    with pytest.raises(GateError) as info:
+        new_client(5, 2, url="https://agent.example/run")
+    assert str(info.value).startswith(message.format(tmp=tmp_path))
+    assert "hunter22" not in str(info.value) and info.value.__cause__ is None

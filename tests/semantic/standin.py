@@ -68,11 +68,11 @@ def judge_server(script: Script, port: int = 0) -> Iterator[Server]:
 def judge_mocked(script: Script) -> Iterator[Mocked]:
     """``judge_server``'s face with no socket and no thread: the judge client `gate judge` builds posts
     through an httpx.MockTransport serving ``script``."""
-    from gate.semantic import client
+    from gate.runner import httpcall
 
     endpoint = Mocked(lambda seen, index: script(asked(seen), index))
-    real = client.new_client
-    with mock.patch.object(client, "new_client",
+    real = httpcall.new_client
+    with mock.patch.object(httpcall, "new_client",
                            lambda *args, **kwargs: real(*args, **{**kwargs, "transport": endpoint.transport})):
         yield endpoint
 

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 
 from gate.runner import headers as headers_mod
-from gate.runner.httpcall import check_url, new_client, post_json
+from gate.runner.httpcall import OnDemandClient, check_url, post_json
 
 
 class HttpAdapter:
@@ -25,14 +25,14 @@ class HttpAdapter:
         self._url = url
         self._headers = dict(headers)
         self._timeout = timeout_s
-        self._client = new_client(timeout_s, concurrency, transport, url=url)
+        self._http = OnDemandClient(timeout_s, concurrency, transport, url=url)
 
     def fingerprint(self, request: dict[str, Any]) -> Any:
         return self._url  # header values are credentials, not part of what the agent answers
 
     async def call(self, request: dict[str, Any]) -> dict[str, Any]:
         expanded = headers_mod.expand(self._headers)
-        return await post_json(self._client, self._url, request, expanded, timeout_s=self._timeout)
+        return await post_json(self._http.client, self._url, request, expanded, timeout_s=self._timeout)
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        await self._http.aclose()

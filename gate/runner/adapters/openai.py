@@ -21,7 +21,7 @@ from gate.agent_config import OpenAIAgent
 from gate.errors import GateError
 from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError, snippet
-from gate.runner.httpcall import check_url, new_client, post_json
+from gate.runner.httpcall import OnDemandClient, check_url, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.trajectory import tool_arguments
 
@@ -146,7 +146,7 @@ class ChatAdapter:
         self._skills = load_skills(requests, root / agent.skills_dir)
         self._tools = load_tools(agent.tools, root)
         self._policy = policy
-        self._client = new_client(agent.timeout_s, agent.concurrency, transport, url=self._url)
+        self._http = OnDemandClient(agent.timeout_s, agent.concurrency, transport, url=self._url)
 
     def system_prompt(self, request: Mapping[str, Any]) -> str:
         """Active skills' text (group B), then the request's context as JSON."""
@@ -201,14 +201,14 @@ class ChatAdapter:
         hint = f" (is ${self._agent.api_key_env} set and valid?)"
 
         async def attempt() -> dict[str, Any]:
-            return await post_json(self._client, self._url, body, self._headers(),
+            return await post_json(self._http.client, self._url, body, self._headers(),
                                    timeout_s=self._agent.timeout_s, hint=hint)
 
         response, _ = await with_retries(attempt, self._policy)
         return response
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        await self._http.aclose()
 
 
 def first_message(response: dict[str, Any], usage: dict[str, int]) -> dict[str, Any]:
