@@ -3,6 +3,7 @@ for a batch process (and kept from scanning at exit), and the cache writer flush
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 import traceback
@@ -38,6 +39,8 @@ class GateGroup(click.Group):
         # 6,000-case check. Young objects are collected every 50,000 allocations, old ones rarely.
         collector = gc.get_threshold()
         gc.set_threshold(*COLLECTOR_THRESHOLDS)
+        for stream in (sys.stdout, sys.stderr):
+            _escape_what_it_cannot_encode(stream)
         try:
             return super().invoke(ctx)
         except GateError as exc:
@@ -62,3 +65,15 @@ class GateGroup(click.Group):
             gc.set_threshold(*collector)  # as it was, for a caller that invokes gate in its own process
             if "gate.jsonstore" in sys.modules:  # a command that used a cache leaves its entries on disk
                 sys.modules["gate.jsonstore"].flush()
+
+
+def _escape_what_it_cannot_encode(stream: object) -> None:
+    """Let a terminal or pipe in a narrow encoding (PYTHONIOENCODING=latin-1, a cp1252 console) show
+    what it cannot encode as a \\u escape: a summary line with a Δ or a Chinese case title raised
+    UnicodeEncodeError there, after the reports were written, and ended in a traceback."""
+    encoding = getattr(stream, "encoding", None) or ""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is None or encoding.lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig"):
+        return
+    with contextlib.suppress(ValueError, OSError):  # a stream closed or detached: nothing is written to it
+        reconfigure(errors="backslashreplace")

@@ -8,6 +8,7 @@ import hashlib
 import importlib
 import json
 import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,6 +246,10 @@ def write_reports(report: GateReport, out_dir: Path,
     write_set(files)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
-        with open(summary, "a", encoding="utf-8") as handle:
-            handle.write(comment.render(report, with_marker=False))
+        try:
+            with open(summary, "a", encoding="utf-8") as handle:
+                handle.write(comment.render(report, with_marker=False))
+        except OSError as exc:  # the job page's extra copy: the reports and the verdict stand without it
+            print(f"gate: warning: the step summary was not written to GITHUB_STEP_SUMMARY={summary}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
     return paths

@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import subprocess
 import sys
 import textwrap
 import time
@@ -143,6 +144,22 @@ def test_6_a_full_disk_is_one_message_and_no_partial_set(project: Project, monke
     assert not (project.root / "out").exists() or not any((project.root / "out").iterdir())
 
 
+
+def test_6_a_step_summary_that_cannot_be_written_is_a_warning_and_the_verdict_stands(
+        project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    project.agent("print(json.dumps(record))")
+    summary = project.root / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    assert project.check()[0] == 0
+    written = summary.read_text(encoding="utf-8")
+    assert "agent-gate passed" in written and written.strip() in project.reports()["comment.md"]
+    assert "<!--" not in written  # the sticky comment's marker stays out of the job page
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(project.root / "gone" / "summary.md"))
+    code, output = project.check()
+    assert code == 0 and json.loads(project.reports()["results.json"])["passed"] is True
+    assert (f"gate: warning: the step summary was not written to GITHUB_STEP_SUMMARY="
+            f"{project.root / 'gone' / 'summary.md'}: No such file or directory") in output
+
 def test_7_a_secret_echoed_by_the_agent_is_redacted_everywhere(project: Project) -> None:
     from runner.loopback import Reply, serve
 
@@ -214,6 +231,16 @@ def test_11_a_byte_order_mark_in_a_case_file_is_accepted(project: Project) -> No
     project.agent("print(json.dumps(record))")
     assert project.check()[0] == 0
 
+
+
+def test_11_a_terminal_in_a_narrow_encoding_gets_escapes_not_a_traceback(project: Project) -> None:
+    project.agent('record["final_answer"] = "1. 索尼 α7 IV"\nprint(json.dumps(record))')
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, "-m", "gate", "check"], cwd=project.root, env=env,
+                          capture_output=True, timeout=120)
+    output = (done.stdout + done.stderr).decode("latin-1")
+    assert done.returncode == 1 and "Traceback" not in output, output
+    assert "gate FAILED" in output and "\\u0394 B\\u2212A" in output  # the table's "Δ B−A" column, escaped
 
 
 def test_every_class_has_a_representative() -> None:
