@@ -77,7 +77,9 @@ class DecisionConfig(_Strict):
     regression."""
     outage_on_unreachable: bool = True
     """A run whose every attempt found nothing listening (connection refused, unknown host) is an
-    outage too, however few runs it is: the agent was not running."""
+    outage too, however few runs it is: the agent was not running. Then, once three calls have
+    found nothing listening and none reached the agent, the rest are not sent; false: every call is
+    tried."""
 
 
 class JudgingConfig(_Strict):

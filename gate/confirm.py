@@ -74,7 +74,8 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
         jobs = [Job(cases[cid], group, next_run[(cid, group)]) for cid, group in pending]
         for cid, group in pending:
             next_run[(cid, group)] += 1
-        rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s), keep=keep)
+        rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s), keep=keep,
+                         give_up_unreachable=config.decision.outage_on_unreachable)
         trajectories += rerun.trajectories
         verdicts += judged(case_set, rerun, budget_s)
         cached += rerun.cache_hits

@@ -172,7 +172,8 @@ def test_an_unreachable_agent_is_an_outage_not_a_regression(project: Path) -> No
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     config = json.loads((project / "gate.yaml").read_text(encoding="utf-8"))
-    config["agent"] = {"adapter": "http", "url": f"http://127.0.0.1:{port}/run", "retries": 0, "cache": False}
+    config["agent"] = {"adapter": "http", "url": f"http://127.0.0.1:{port}/run", "retries": 0, "cache": False,
+                       "concurrency": 1}
     (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     code, out = invoke("check")
     assert code == 4
@@ -184,6 +185,12 @@ def test_an_unreachable_agent_is_an_outage_not_a_regression(project: Path) -> No
     assert document["agent_unavailable"] is True and document["decision"]["reruns"] == 0
     comment = (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
     assert "could not reach the agent" in comment.splitlines()[2]
+    # after three refused calls the other three are not sent — unless one such run is no outage
+    assert [r["error"].startswith("not sent: the first 3 calls") for r in document["results"]] == [False] * 3 + [True] * 3
+    config["decision"] = {**config["decision"], "outage_on_unreachable": False}
+    (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+    assert invoke("check")[0] == 4  # every run an agent error: an outage by the share rule
+    assert not any(r["error"].startswith("not sent") for r in results(project)["results"])
 
 
 def test_baseline_update_refuses_to_lower_the_bar_unseen(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,7 +37,7 @@ def record(config: GateConfig, runs: int) -> tuple[baseline.Baseline, int]:
     selected = select_cases(config, case_set, None)
     jobs = plan(selected, config.groups, config.repeats, times=runs)
     outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s),
-                       prepare=prepare_analysers)
+                       prepare=prepare_analysers, give_up_unreachable=config.decision.outage_on_unreachable)
     if outcome.interrupted:
         raise GateError("the runs were interrupted: no baseline written (a partial one would lie)")
     verdicts = judged(case_set, outcome, config.judging.budget_s)

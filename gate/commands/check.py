@@ -48,7 +48,7 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
         # the plan is let go with the run (16,700 jobs at 6,000 cases)
         outcome = run_jobs(plan(selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
                            judge=judge_for(case_set, config.judging.budget_s, readings, store), prepare=import_ahead,
-                           keep=spool.keep)
+                           keep=spool.keep, give_up_unreachable=config.decision.outage_on_unreachable)
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops,
                                                                        keep=spool.keep)
         verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews)

@@ -124,7 +124,7 @@ def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory
         raise GateError(f"no selected case has a judge: rubric (tags: {', '.join(config.cases.tags) or 'none'}); "
                         "choose others with --tag or --case", where=str(loaded.case_set.root))
     outcome = run_jobs(plan(selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
-                       progress=settings.progress)
+                       progress=settings.progress, give_up_unreachable=config.decision.outage_on_unreachable)
     return [t.whole() for t in outcome.trajectories], outcome.interrupted
 
 

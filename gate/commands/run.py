@@ -49,7 +49,8 @@ def run_collect(settings: RunSettings) -> int:
     chosen = select_cases(config, case_set, settings.shard)
     jobs = plan(chosen, config.groups, config.repeats)
     out = Path(settings.out) if settings.out else config.resolve(config.out_dir) / "trajectories.jsonl"
-    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), progress=settings.progress)
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), progress=settings.progress,
+                       give_up_unreachable=config.decision.outage_on_unreachable)
     write_trajectories(out, outcome.trajectories)
     click.echo(summary(outcome, out))
     return EXIT_INTERRUPTED if outcome.interrupted else 0

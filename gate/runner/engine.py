@@ -20,7 +20,7 @@ from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajector
 from gate.runner.cache import Cache, cache_key
 from gate.runner.identity import agent_identity
 from gate.runner.progress import Progress, auto_enabled
-from gate.runner.retry import RetryPolicy, with_retries
+from gate.runner.retry import Reachability, RetryPolicy, with_retries
 from gate.runner.tasks import gather_until_stopped
 from gate.trajectory import UNREACHABLE, Trajectory
 from gate.verdict import RunVerdict, Status
@@ -97,6 +97,7 @@ def run_jobs(
     backoff_base_s: float = DEFAULT_BACKOFF_S, sleep: Callable[[float], Awaitable[None]] | None = None,
     judge: Judge | None = None, prepare: Callable[[], None] | None = None,
     keep: Callable[[Trajectory], Kept] | None = None, transport: httpx.AsyncBaseTransport | None = None,
+    give_up_unreachable: bool = True,
 ) -> RunOutcome:
     """Call the agent once per job (cache permitting) and collect the trajectories.
 
@@ -110,11 +111,14 @@ def run_jobs(
     of each trajectory once it is judged (``gate.records.Spool.keep``: its key, the rest on disk);
     default: the trajectory. ``transport``: an HTTP
     transport for the http and openai adapters instead of the network (tests).
+    ``give_up_unreachable``: once the first calls found nothing listening and none reached the agent,
+    the rest are recorded as not sent instead of each waiting out its retries (gate.yaml's
+    ``decision.outage_on_unreachable``: one such run is an outage anyway).
     """
     state = _State()
     enabled = auto_enabled() if progress is None else progress
     policy = RetryPolicy(retries=agent.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
-                         on_retry=state.count_retry)
+                         on_retry=state.count_retry, reachability=Reachability() if give_up_unreachable else None)
     try:
         asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, prepare, keep, transport))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks

@@ -17,6 +17,28 @@ MAX_RETRY_AFTER_S = 120.0
 """A longer Retry-After is given up on at once: a CI job should fail rather than sleep for an hour."""
 
 
+@dataclass
+class Reachability:
+    """Whether anything listens at a run's endpoint, as its calls find out. Once ``limit`` calls have
+    each found nothing listening on every attempt, and no call ever reached the endpoint, the rest
+    are not sent: each would only wait out its retries to say the same (the demo's 167 calls to an
+    agent that was never started took ~45 s to end in "unavailable"; 420 judge samples, minutes)."""
+
+    limit: int = 3
+    reached: bool = False
+    refused: int = 0
+    first: str = ""
+    """The first refused call's error, quoted by every call not sent."""
+
+    @property
+    def given_up(self) -> bool:
+        return not self.reached and self.refused >= self.limit
+
+    def not_sent(self) -> AgentError:
+        return AgentError(f"not sent: the first {self.refused} calls found nothing listening ({self.first})",
+                          unreachable=True)
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """How often and how long to wait. ``sleep`` and ``rand`` are injectable so tests run fast."""
@@ -28,6 +50,8 @@ class RetryPolicy:
     rand: Callable[[], float] = field(default=random.random)
     on_retry: Callable[[AgentError, float], None] | None = None
     """Told of every retry (the error and the delay), e.g. to count them."""
+    reachability: Reachability | None = None
+    """Shared by a run's calls: none is sent once the endpoint is known to be down (see Reachability)."""
 
     def delay(self, attempt: int, error: AgentError) -> float:
         """Seconds before retry number ``attempt`` (1-based): Retry-After if given, else full jitter."""
@@ -40,28 +64,42 @@ async def with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy) ->
     """``call()``'s result and the number of attempts it took; the last error if all fail.
 
     Only a retryable :class:`AgentError` is retried; the error finally raised says how many
-    attempts were made.
+    attempts were made. With ``policy.reachability``, no attempt is made once the endpoint is known
+    to be down: a call not yet sent fails at once, one waiting to retry gives up with its own error.
     """
+    reachability = policy.reachability
+    if reachability is not None and reachability.given_up:
+        raise reachability.not_sent()
     attempt = 0
     reached = False  # did any attempt get through to the agent?
     while True:
         attempt += 1
         try:
-            return await call(), attempt
+            result = await call()
         except AgentError as exc:
             reached = reached or not exc.unreachable
-            if not exc.retryable or attempt > policy.retries:
-                if attempt > 1:
-                    raise AgentError(f"{exc} (after {attempt} attempts)", retryable=exc.retryable,
-                                     unreachable=not reached) from None
-                raise
-            if exc.retry_after is not None and exc.retry_after > MAX_RETRY_AFTER_S:
-                raise AgentError(f"{exc} — the agent asks to retry after {exc.retry_after:.0f} s, more than the "
-                                 f"{MAX_RETRY_AFTER_S:.0f} s a run waits; gave up") from None
-            wait = policy.delay(attempt, exc)
-            if policy.on_retry is not None:
-                policy.on_retry(exc, wait)
-            await policy.sleep(wait)
+            if reachability is not None and reached:
+                reachability.reached = True
+            if exc.retryable and attempt <= policy.retries:
+                if exc.retry_after is not None and exc.retry_after > MAX_RETRY_AFTER_S:
+                    raise AgentError(f"{exc} — the agent asks to retry after {exc.retry_after:.0f} s, more than the "
+                                     f"{MAX_RETRY_AFTER_S:.0f} s a run waits; gave up") from None
+                wait = policy.delay(attempt, exc)
+                await policy.sleep(wait)
+                if reachability is None or not reachability.given_up:  # else: the endpoint is down, no more attempts
+                    if policy.on_retry is not None:
+                        policy.on_retry(exc, wait)
+                    continue
+            elif not reached and reachability is not None:
+                reachability.refused += 1
+                reachability.first = reachability.first or str(exc)
+            if attempt > 1:
+                raise AgentError(f"{exc} (after {attempt} attempts)", retryable=exc.retryable,
+                                 unreachable=not reached) from None
+            raise
+        if reachability is not None:
+            reachability.reached = True
+        return result, attempt
 
 
 def parse_retry_after(value: str | None) -> float | None:

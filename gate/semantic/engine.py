@@ -12,7 +12,7 @@ from typing import Any
 from gate.config import JudgeConfig
 from gate.runner.engine import DEFAULT_BACKOFF_S
 from gate.runner.progress import Progress, auto_enabled
-from gate.runner.retry import RetryPolicy
+from gate.runner.retry import Reachability, RetryPolicy
 from gate.runner.tasks import gather_until_stopped
 from gate.semantic.client import JudgeClient, Sample
 from gate.semantic.rubrics import Rubric
@@ -50,7 +50,8 @@ def ask_all(asks: list[Ask], config: JudgeConfig, root: Path, *, use_cache: bool
             sleep: Callable[[float], Awaitable[None]] | None = None) -> Answers:
     """``config.samples`` samples of every ask. Endpoint failures become sample errors, never exceptions."""
     answers = Answers()
-    policy = RetryPolicy(retries=config.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep)
+    policy = RetryPolicy(retries=config.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
+                         reachability=Reachability())  # a judge that was never started: say so in seconds
     show = auto_enabled() if progress is None else progress
     try:
         asyncio.run(_ask(asks, config, root, use_cache, policy, show, answers))

@@ -9,7 +9,7 @@ from test_budget import COUNT, _case
 from gate.config import DecisionConfig
 from gate.policy.outage import unavailable
 from gate.runner.base import AgentError
-from gate.runner.retry import RetryPolicy, with_retries
+from gate.runner.retry import Reachability, RetryPolicy, with_retries
 from gate.scoring.metrics import compute
 from gate.trajectory import UNREACHABLE
 from gate.verdict import RunVerdict, Status
@@ -67,3 +67,86 @@ def test_unreachable_means_no_attempt_got_through() -> None:
     busy = AgentError("HTTP 503", retryable=True)
     assert _attempts(refused, refused, refused).unreachable
     assert not _attempts(refused, busy, refused).unreachable  # it answered once: it is there, but failing
+
+
+REFUSAL = AgentError("connection failed to http://127.0.0.1:9/run: [Errno 111] Connection refused",
+                     retryable=True, unreachable=True)
+
+
+async def _no_wait(_: float) -> None:
+    return None
+
+
+def _calls(outcomes: list[list[AgentError | None]], reachability: Reachability | None) -> tuple[list[str], list[int]]:
+    """Each call, one after the other, with its own attempts' outcomes (None answers); what each
+    ended with and how many attempts it made."""
+    ended: list[str] = []
+    made: list[int] = []
+    policy = RetryPolicy(retries=2, sleep=_no_wait, reachability=reachability)
+    for attempts in outcomes:
+        pending = list(attempts)
+        count = [0]
+
+        async def call(pending: list[AgentError | None] = pending, count: list[int] = count) -> str:
+            count[0] += 1
+            error = pending.pop(0)
+            if error is not None:
+                raise error
+            return "answer"
+
+        try:
+            ended.append(asyncio.run(with_retries(call, policy))[0])
+        except AgentError as exc:
+            ended.append(str(exc))
+        made.append(count[0])
+    return ended, made
+
+
+def test_once_three_calls_found_nothing_listening_the_rest_are_not_sent() -> None:
+    ended, made = _calls([[REFUSAL] * 3] * 6, Reachability())
+    assert made == [3, 3, 3, 0, 0, 0]
+    assert ended[:3] == [f"{REFUSAL} (after 3 attempts)"] * 3
+    assert ended[3:] == [f"not sent: the first 3 calls found nothing listening ({REFUSAL})"] * 3
+
+
+def test_an_endpoint_that_answered_once_is_never_given_up_on() -> None:
+    busy = AgentError("HTTP 503 from http://127.0.0.1:9/run", retryable=True)
+    for first in ([None], [busy, busy, busy]):  # an answer, or errors that reached it
+        ended, made = _calls([first, *[[REFUSAL] * 3] * 5], Reachability())
+        assert made == [len(first), 3, 3, 3, 3, 3] and not any(e.startswith("not sent") for e in ended)
+
+
+def test_without_reachability_every_call_waits_out_its_retries() -> None:
+    assert _calls([[REFUSAL] * 3] * 5, None)[1] == [3] * 5
+
+
+def test_a_call_waiting_to_retry_makes_no_more_attempts_once_the_endpoint_is_known_down() -> None:
+    reachability = Reachability(limit=2)
+    attempts: dict[str, int] = {"waiting": 0, "one": 0, "two": 0}
+    release = asyncio.Event()
+
+    async def sleep(_: float) -> None:
+        await release.wait()
+
+    async def refused(name: str) -> str:
+        attempts[name] += 1
+        raise REFUSAL
+
+    async def run() -> list[object]:
+        waiting = asyncio.ensure_future(with_retries(lambda: refused("waiting"), RetryPolicy(
+            retries=5, sleep=sleep, reachability=reachability)))
+        await asyncio.sleep(0)  # its first attempt failed: it waits to retry
+        now = RetryPolicy(retries=0, reachability=reachability)
+        results: list[object] = []
+        for name in ("one", "two"):
+            try:
+                await with_retries(lambda name=name: refused(name), now)
+            except AgentError as exc:
+                results.append(exc)
+        release.set()
+        results.append(await asyncio.gather(waiting, return_exceptions=True))
+        return results
+
+    *_, (waiting,) = asyncio.run(run())
+    assert attempts == {"waiting": 1, "one": 1, "two": 1}
+    assert isinstance(waiting, AgentError) and waiting.unreachable and str(waiting) == str(REFUSAL)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from gate.config import load_config
 from gate.errors import GateError
 from gate.runner import AgentError, run_jobs
 from gate.runner.httpcall import new_client, post_json
+from gate.trajectory import UNREACHABLE
 from tests.tlscontext import trusts_nothing
 
 from .conftest import Sleeps, agent, jobs_of
@@ -353,3 +355,26 @@ def test_a_ca_bundle_or_proxy_the_environment_names_but_cannot_use_is_a_gate_err
         new_client(5, 2, url="https://agent.example/run")
     assert str(info.value).startswith(message.format(tmp=tmp_path))
     assert "hunter22" not in str(info.value) and info.value.__cause__ is None
+
+
+@pytest.mark.parametrize("give_up", [True, False])
+def test_an_agent_that_was_never_started_is_given_up_on_after_three_calls(
+        tmp_path: Path, sleeps: Sleeps, give_up: bool) -> None:
+    tried: list[str] = []
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        tried.append(json.loads(request.content)["case_id"])
+        raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
+
+    jobs = jobs_of(*(f"c{i}" for i in range(8)))
+    outcome = run_jobs(jobs, agent(adapter="http", url="http://127.0.0.1:9/run", retries=2, concurrency=1),
+                       root=tmp_path, progress=False, sleep=sleeps, transport=httpx.MockTransport(refuse),
+                       give_up_unreachable=give_up)
+    errors = [t.error or "" for t in outcome.trajectories]
+    assert all(t.metadata.get(UNREACHABLE) is True for t in outcome.trajectories)
+    if give_up:
+        assert tried == ["c0"] * 3 + ["c1"] * 3 + ["c2"] * 3
+        assert errors[3:] == ["not sent: the first 3 calls found nothing listening (connection failed to "
+                              "http://127.0.0.1:9/run: [Errno 111] Connection refused)"] * 5
+    else:  # decision.outage_on_unreachable: false — every call waits out its retries
+        assert len(tried) == 8 * 3 and not any(e.startswith("not sent") for e in errors)

@@ -306,3 +306,20 @@ def test_a_stop_while_judging_still_writes_every_report_and_exits_130(project: P
     assert len(document["constraints"]) < 4  # runs the stop left half-judged are not reported as judged
     assert "interrupted" in (project / "gate-results" / "judge.md").read_text(encoding="utf-8")
     assert (project / "gate-results" / "review-queue.jsonl").exists()
+
+
+def test_a_judge_that_was_never_started_is_given_up_on_after_three_samples(project: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    (project / "gate.yaml").write_text(config_text(f"http://127.0.0.1:{port}", cases="cases",
+                                                   judge_extra="  retries: 0\n  concurrency: 1\n"), encoding="utf-8")
+    result = run("judge", "--trajectories", str(_records(project / "runs.jsonl", {"good": ANSWERS["good"],
+                                                                                  "cold": ANSWERS["cold"]})))
+    assert result.exit_code == 4 and "the judge endpoint was unavailable" in result.output
+    document = judge_json(project / "gate-results")
+    errors = [vote["error"] for r in document["constraints"] for rubric in r["rubrics"] for vote in rubric["samples"]]
+    assert len(errors) == 12 and all(errors)
+    assert sum(e.startswith("judge endpoint: not sent: the first 3 calls found nothing listening") for e in errors) == 9
