@@ -6,7 +6,7 @@ from pydantic import Field, field_validator
 
 from gate.checkers.base import Params, checker, quote
 from gate.subject import Subject
-from gate.text.markdown import FORMATTING_KINDS, Formatting
+from gate.text.formatting import FORMATTING_KINDS, Formatting
 from gate.verdict import Outcome
 
 

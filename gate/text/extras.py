@@ -73,12 +73,19 @@ def _names(raw: str) -> list[str]:
     return [name] if name and not _NOT_A_NAME_RE.match(name) else []
 
 
+# Where or how to buy, not what: 「也可以考虑官方翻新或二手机」 「可以看看京东自营」. A model named
+# with it ("二手 ThinkPad T480") is an item.
+_CHANNEL_ONLY_RE = re.compile(r"^(?:官方|翻新|官翻|二手|闲鱼|海淘|教育优惠|学生优惠|以旧换新|国补|分期|京东|自营|淘宝|天猫|"
+                              r"拼多多|官网|线下|门店|实体店|渠道|平台|或者|以及|[的或和与及、/\s]|机器?|电脑|笔记本|产品|商品|货|版)+$")
+
+
 def _new(name: str, known: list[str], seen: set[str]) -> bool:
-    """A name not yet listed, and no label: a notes label, an attribute, or the adding label itself
-    ("**也可以考虑**" "**附近还可以顺路去**")."""
+    """A name not yet listed, and no label: a notes label, an attribute, the adding label itself
+    ("**也可以考虑**" "**附近还可以顺路去**"), or a place to buy."""
     folded = fold(name)
     return (bool(folded) and folded not in seen and not notes_label(name) and not attribute(name)
-            and _ADDING_RE.match(name) is None and not known_as(key(name), known))
+            and _ADDING_RE.match(name) is None and _CHANNEL_ONLY_RE.match(name) is None
+            and not known_as(key(name), known))
 
 
 def _passage_item(name: str, text: str, line: int) -> Item:

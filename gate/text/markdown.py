@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
+from gate.text.formatting import Formatting, formatting_of
 from gate.text.nodes import leading_bold, plain_text, source_lines, syntax_tree, table_cells
 
 if TYPE_CHECKING:
@@ -28,39 +29,11 @@ def _parser() -> MarkdownIt:
     return MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("code")
 
 
-# Formatting kinds reported by plain-text checks, keyed by syntax-tree node type.
-FORMATTING_NODES: dict[str, str] = {
-    "heading": "heading",
-    "bullet_list": "list",
-    "ordered_list": "list",
-    "strong": "emphasis",
-    "em": "emphasis",
-    "s": "emphasis",
-    "blockquote": "block quote",
-    "code_inline": "code",
-    "fence": "code",
-    "code_block": "code",
-    "table": "table",
-    "hr": "rule",
-    "link": "link",
-    "image": "link",
-    "html_block": "html",
-    "html_inline": "html",
-}
-FORMATTING_KINDS = sorted(set(FORMATTING_NODES.values()))
-
-# '**' or '__' pairs the parser left as text (CJK punctuation often defeats CommonMark's
-# flanking rules), still formatting marks to a reader.
-_LITERAL_STRONG_RE = re.compile(r"(\*\*|__)\S.*?\S?\1")
-
-
-@dataclass(frozen=True)
-class Formatting:
-    """One formatting construct: its kind, the 1-based line, and a snippet."""
-
-    kind: str
-    line: int
-    snippet: str
+# A numbered line inside a paragraph ("4. 联想小新 Pro 14 —— 约 5,499 元"), its marker as CommonMark
+# writes one; the plain text of the same line starts with the marker too.
+_NUMBERED_LINE_RE = re.compile(r"[ ]{0,3}(?P<number>\d{1,9})[.)][ \t]+(?P<rest>\S.*)")
+_MARKER_TEXT_RE = re.compile(r"^\s*\d{1,9}[.)][ \t]+")
+_BOLD_START_RE = re.compile(r"(\*\*|__)(?P<bold>\S.*?)\1")
 
 
 @dataclass
@@ -140,6 +113,12 @@ class MarkdownDoc:
             if block.kind != "list" or block.node is None:
                 if block.kind == "heading":
                     last_ordered = None
+                numbered_on = self._numbered_on(block, last_ordered) if last_ordered is not None else []
+                if last_ordered is not None and numbered_on:
+                    last_ordered.items.extend(numbered_on)
+                    last_ordered.end_line = numbered_on[-1].end_line
+                    since = []
+                    continue
                 since.append(block)
                 continue
             node = block.node
@@ -182,6 +161,30 @@ class MarkdownDoc:
             merged = [m for m in merged if m.line != since[0].line]
         return merged
 
+    def _numbered_on(self, block: Block, before: ListBlock) -> list[Block]:
+        """The entries of a paragraph that numbers on from the ordered list ``before`` — "4." under a
+        group's label line, which CommonMark reads as the label's text (only "1." may start a list
+        inside a paragraph): each numbered line and the lines up to the next. The lines before the
+        first label the group and stay prose."""
+        if block.kind != "paragraph":
+            return []
+        expected = before.start + len(before.items)
+        texts = block.text.split("\n")  # a paragraph's plain text keeps one line per source line
+        entries: list[Block] = []
+        for offset, source in enumerate(self.lines[block.line - 1 : block.end_line]):
+            line = block.line + offset
+            match = _NUMBERED_LINE_RE.match(unquote(source))
+            text = texts[offset] if offset < len(texts) else ""
+            if match is not None and int(match.group("number")) == expected + len(entries):
+                head = _MARKER_TEXT_RE.sub("", text, count=1).strip()
+                bold = _BOLD_START_RE.match(match.group("rest"))
+                entries.append(Block(kind="list_item", text=head, line=line, end_line=line, head=head,
+                                     bold=bold.group("bold").strip() if bold else None))
+            elif entries:
+                entries[-1].text = f"{entries[-1].text}\n{text}"
+                entries[-1].end_line = line
+        return entries
+
     def _after_blank(self, line: int) -> bool:
         """True when source ``line`` follows a blank line (or starts the text)."""
         lines = self.lines
@@ -201,6 +204,10 @@ class MarkdownDoc:
             bold=leading_bold(first) if first is not None else None,
         )
 
+    def formatting(self) -> list[Formatting]:
+        """Every formatting construct, in document order (plus literal '**' left as text)."""
+        return formatting_of(self.root, self.lines)
+
     def tables(self) -> list[Block]:
         """Tables anywhere in the document, header row first in ``cells``."""
         return [block for block in self._walk_blocks() if block.kind == "table"]
@@ -216,45 +223,6 @@ class MarkdownDoc:
                 pending.extendleft(reversed(node.children))
         return found
 
-    def formatting(self) -> list[Formatting]:
-        """Every formatting construct, in document order (plus literal '**' left as text)."""
-        found: list[Formatting] = []
-        for child in self.root.children:
-            self._collect(child, found, 0)
-        emphasised = {f.line for f in found if f.kind == "emphasis"}
-        for number, line in enumerate(self.lines, start=1):
-            match = _LITERAL_STRONG_RE.search(line) if number not in emphasised else None
-            if match:
-                found.append(Formatting("emphasis", number, match.group(0)[:40]))
-        found.sort(key=lambda f: (f.line, f.kind))
-        return found
-
-    def _collect(self, node: SyntaxTreeNode, found: list[Formatting], line: int) -> None:
-        if node.type == "inline":
-            self._collect_inline(node, found, line)
-            return
-        if node.map:
-            line = node.map[0] + 1
-        kind = FORMATTING_NODES.get(node.type)
-        if kind is not None:
-            found.append(Formatting(kind, line, _snippet(self.lines, line)))
-            if kind in ("code", "table"):  # their insides are content, not more formatting
-                return
-        for child in node.children:
-            self._collect(child, found, line)
-
-    def _collect_inline(self, node: SyntaxTreeNode, found: list[Formatting], line: int) -> None:
-        # Inline nodes carry no line map: count the breaks before each construct instead.
-        for child in node.children:
-            if child.type in ("softbreak", "hardbreak"):
-                line += 1
-                continue
-            kind = FORMATTING_NODES.get(child.type)
-            if kind is not None:
-                found.append(Formatting(kind, line, _snippet(self.lines, line)))
-            elif child.children:
-                self._collect_inline(child, found, line)
-
 
 _QUOTE_RE = re.compile(r"^\s*(?:>\s?)+")
 
@@ -269,12 +237,6 @@ def _unquoted(nodes: list[SyntaxTreeNode]) -> list[SyntaxTreeNode]:
     for node in nodes:
         found += _unquoted(node.children) if node.type == "blockquote" else [node]
     return found
-
-
-def _snippet(lines: list[str], line: int) -> str:
-    if 1 <= line <= len(lines):
-        return lines[line - 1].strip()[:40]
-    return ""
 
 
 def parse(text: str) -> MarkdownDoc:

@@ -2,7 +2,7 @@
 2999-3999 元 (upper end), 300 多元 / 1500+ 元 / 两千出头 (just above the number).
 
 A price in a clause about what things usually cost ("商务宴请一般人均 500 元以上"), in advice on the
-budget ("建议把预算提高到人均 500 元左右") or of another product named after it beside the item's own
+budget ("建议把预算提高到人均 500 元左右"), an amount named as a budget ("按 2000 元预算") or of another product named after it beside the item's own
 ("约 349 元，效果只有 1899 元的 AirPods Pro 2 的六七成") is not a price of what the answer recommends,
 and is left out.
 
@@ -139,6 +139,10 @@ _OWN_RE = re.compile(r"这家|该店|本店|它家|这里|这款|该款|它的|�
 # Advice on the budget is not a price either: "建议把预算提高到人均 500 元左右", "如果预算能到人均 500".
 _BUDGET_ADVICE_RE = re.compile(r"(?:提高|提升|增加|放宽|上调|调高|加)(?:到|至)|预算[^。；;\n]{0,8}?(?:能|可以|允许)?(?:到|至)"
                                r"|(?:如果|假如|若|要是)[^。；;\n]{0,4}?(?:预算|人均)")
+# An amount named as a budget is no price: "要我按 2000 元预算再推荐几款吗？", "5000 元左右的预算" — but
+# "预算党" is a kind of buyer ("999 元预算党首选" states the price), and "约 3999 元 / 预算有限时的轻薄
+# 之选" (a sub-point on the next line) speaks of a budget after the price: on the same line, next to it.
+_BUDGET_AFTER_RE = re.compile(r"[ \t]?(?:左右|以内|以下|上下)?的?预算(?!党|有限|不|紧|充|够|多|少)")
 # The price of another product the item is compared with: "只有 1899 元的 AirPods Pro 2 的六七成".
 _OTHER_PRODUCT_AFTER_RE = re.compile(r"\s*(?:左右|上下)?\s*的\s*[A-Za-z]")
 _CLAUSE_END_RE = re.compile(r"[。；;!！?？\n、,]")
@@ -236,7 +240,8 @@ def find_prices(text: str, *, bare_number_is_price: bool = False) -> list[Price]
     _spread_over_variants(text, candidates)
     for candidate in candidates:
         candidate.launch = _LAUNCH_BEFORE_RE.search(text[max(0, candidate.match.start() - 8) : candidate.match.start()]) is not None
-        candidate.general = _general(text, candidate.match.start())
+        candidate.general = (_general(text, candidate.match.start())
+                             or _BUDGET_AFTER_RE.match(text, candidate.match.end()) is not None)
     money = [c for c in candidates if c.money and not c.general]
     # Another product's price is left out beside the item's own — alone it is the item's ("1299 元的 Bose 平替").
     own = [c for c in money if _OTHER_PRODUCT_AFTER_RE.match(text, c.match.end()) is None]

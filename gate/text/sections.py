@@ -113,14 +113,21 @@ def role(run: Run, lists: list[ListBlock], runs: list[Run]) -> Role:
         return "categories" if grouping else "outline"
     if sub_run(run) is not None or grouping:
         return "categories"
-    if run.lines_only and run.kind in ("numbered", "bullets"):
-        return "items"
+    # Numbered lists of named entries inside the sections ("**💰 5000 元以内**" then "1. 荣耀 MagicBook
+    # 14 —— 约 4,499 元"): the entries label groups of items. Numbered clauses ("1. 降噪最强") are
+    # sub-points of the entries, which are the items.
+    ordered = [b for bs in owned.values() for b in bs if b.ordered and len(b.items) >= 2]
+    entries_inside = bool(ordered) and all(named(item.head.split("\n", 1)[0], item.bold) is not None
+                                           for b in ordered for item in b.items)
+    if run.lines_only and (run.kind == "numbered" or (run.kind == "bullets" and not (
+            entries_inside and all(e.bold for e in run.entries)))):
+        return "items"  # bullets are items, unless bold labels an emoji leads ("**💰 …**")
     within = runs[bisect_left(runs, run.line, key=lambda r: r.line) : bisect_right(runs, run.end, key=lambda r: r.line)]
     numbered_inside = any(
         other is not run and other.lines_only and other.kind == "numbered" and run.owner(other.line)
         for other in within  # runs are in line order
     )
-    if numbered_inside or any(b.ordered and len(b.items) >= 2 for bs in owned.values() for b in bs):
+    if numbered_inside or entries_inside:
         return "outline"  # numbered items inside each section: the sections group them
     if run.kind == "numbered" or not names:
         return "items"

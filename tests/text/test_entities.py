@@ -192,3 +192,40 @@ def test_picks_enumerated_inline_after_a_stated_count_are_items() -> None:
     assert [item.name for item in found.items] == ["联想小新 Pro 14", "华为 MateBook 14", "MacBook Air M3", "ThinkPad T14p"]
     assert [price.value for item in found.items for price in item.prices] == [5499, 5999, 7999, 7000]
     assert len(extract("买之前注意这 3 点：预算、重量、续航。")) == 0  # criteria, not picks
+
+
+def test_a_place_or_way_to_buy_suggested_after_the_picks_is_no_pick() -> None:
+    picks = "| 型号 | 价格 |\n|---|---|\n| 酷比魔方 GTBook 14 | ¥899 |\n| 联想 IdeaPad 1 14 | 约 999 元 |\n\n"
+    for advice in ("如果预算能放宽到 2000 元左右，选择会多很多；也可以考虑官方翻新或二手机。要我按 2000 元预算再推荐几款吗？",
+                   "另外也可以看看京东自营的教育优惠渠道。"):
+        assert _names(picks + advice) == ["酷比魔方 GTBook 14", "联想 IdeaPad 1 14"], advice
+    # a model named with the channel is a pick
+    assert _names(picks + "另外，二手 ThinkPad T480 也值得考虑，约 900 元。")[-1] == "二手 ThinkPad T480"
+
+
+_TIERS = ("按预算给你分三档推荐：\n\n**💰 5000 元以内**\n1. 荣耀 MagicBook 14 —— 约 4,499 元\n"
+          "2. 联想 IdeaPad Slim 5 —— 约 3,999 元\n3. 华硕无畏 Pro 15 —— 约 4,999 元\n\n"
+          "**💰💰 5000-8000 元**\n4. 联想小新 Pro 14 —— 约 5,499 元\n5. 华为 MateBook 14 —— 约 5,999 元\n"
+          "6. MacBook Air M2 —— 约 6,999 元\n\n**💰💰💰 8000 元以上**\n7. MacBook Air M3 15 英寸 —— 约 10,499 元\n"
+          "8. ThinkPad X1 Carbon —— 约 9,999 元\n\n告诉我你的主要用途，我可以帮你从里面挑 1-2 款。\n")
+_EIGHT = ["荣耀 MagicBook 14", "联想 IdeaPad Slim 5", "华硕无畏 Pro 15", "联想小新 Pro 14", "华为 MateBook 14",
+          "MacBook Air M2", "MacBook Air M3 15 英寸", "ThinkPad X1 Carbon"]
+
+
+def test_numbering_that_goes_on_under_a_group_label_in_its_paragraph_continues_the_list() -> None:
+    # "4." cannot start a list inside the label's paragraph in CommonMark: the lines are its text
+    assert _names(_TIERS) == _EIGHT
+    assert _names(_TIERS.replace("💰", "").replace("** ", "**")) == _EIGHT  # bold labels alone
+    found = extract(_TIERS)
+    assert [item.prices[0].value for item in found.items][3:5] == [5499, 5999]
+    assert found.items[2].text == "华硕无畏 Pro 15 —— 约 4,999 元"  # the next group's label is no part of it
+
+
+def test_bold_labels_an_emoji_leads_group_the_numbered_entries_under_them() -> None:
+    assert _names(_TIERS.replace("**\n", "**\n\n")) == _EIGHT
+
+
+def test_bold_entries_whose_numbered_points_are_clauses_are_the_items() -> None:
+    answer = "给你推荐两款：\n\n**Bose QC Ultra**\n1. 降噪最强\n2. 续航 24 小时\n\n**AirPods Pro 2**\n1. 适合苹果用户\n2. 通透模式自然\n"
+    assert _names(answer) == ["Bose QC Ultra", "AirPods Pro 2"]
+    assert _names(answer.replace("**B", "🎧 **B").replace("**A", "🎧 **A")) == ["Bose QC Ultra", "AirPods Pro 2"]

@@ -1,0 +1,94 @@
+"""The formatting constructs of a parsed answer — headings, lists, emphasis, code, tables, rules,
+links, HTML — each with its line, for the checks that want plain text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markdown_it.tree import SyntaxTreeNode
+
+# Formatting kinds reported by plain-text checks, keyed by syntax-tree node type.
+FORMATTING_NODES: dict[str, str] = {
+    "heading": "heading",
+    "bullet_list": "list",
+    "ordered_list": "list",
+    "strong": "emphasis",
+    "em": "emphasis",
+    "s": "emphasis",
+    "blockquote": "block quote",
+    "code_inline": "code",
+    "fence": "code",
+    "code_block": "code",
+    "table": "table",
+    "hr": "rule",
+    "link": "link",
+    "image": "link",
+    "html_block": "html",
+    "html_inline": "html",
+}
+FORMATTING_KINDS = sorted(set(FORMATTING_NODES.values()))
+
+# '**' or '__' pairs the parser left as text (CJK punctuation often defeats CommonMark's
+# flanking rules), still formatting marks to a reader.
+_LITERAL_STRONG_RE = re.compile(r"(\*\*|__)\S.*?\S?\1")
+
+
+@dataclass(frozen=True)
+class Formatting:
+    """One formatting construct: its kind, the 1-based line, and a snippet."""
+
+    kind: str
+    line: int
+    snippet: str
+
+
+def formatting_of(root: SyntaxTreeNode, lines: list[str]) -> list[Formatting]:
+    """Every formatting construct of the tree ``root`` parsed from ``lines``, in document order
+    (plus literal '**' left as text)."""
+    found: list[Formatting] = []
+    for child in root.children:
+        _collect(child, found, 0, lines)
+    emphasised = {f.line for f in found if f.kind == "emphasis"}
+    for number, line in enumerate(lines, start=1):
+        match = _LITERAL_STRONG_RE.search(line) if number not in emphasised else None
+        if match:
+            found.append(Formatting("emphasis", number, match.group(0)[:40]))
+    found.sort(key=lambda f: (f.line, f.kind))
+    return found
+
+
+def _collect(node: SyntaxTreeNode, found: list[Formatting], line: int, lines: list[str]) -> None:
+    if node.type == "inline":
+        _collect_inline(node, found, line, lines)
+        return
+    if node.map:
+        line = node.map[0] + 1
+    kind = FORMATTING_NODES.get(node.type)
+    if kind is not None:
+        found.append(Formatting(kind, line, _snippet(lines, line)))
+        if kind in ("code", "table"):  # their insides are content, not more formatting
+            return
+    for child in node.children:
+        _collect(child, found, line, lines)
+
+
+def _collect_inline(node: SyntaxTreeNode, found: list[Formatting], line: int, lines: list[str]) -> None:
+    # Inline nodes carry no line map: count the breaks before each construct instead.
+    for child in node.children:
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+            continue
+        kind = FORMATTING_NODES.get(child.type)
+        if kind is not None:
+            found.append(Formatting(kind, line, _snippet(lines, line)))
+        elif child.children:
+            _collect_inline(child, found, line, lines)
+
+
+def _snippet(lines: list[str], line: int) -> str:
+    if 1 <= line <= len(lines):
+        return lines[line - 1].strip()[:40]
+    return ""
