@@ -372,6 +372,7 @@ def test_an_agent_that_was_never_started_is_given_up_on_after_three_calls(
                        give_up_unreachable=give_up)
     errors = [t.error or "" for t in outcome.trajectories]
     assert all(t.metadata.get(UNREACHABLE) is True for t in outcome.trajectories)
+    assert outcome.calls == (3 if give_up else 8)  # a job not sent is no call
     if give_up:
         assert tried == ["c0"] * 3 + ["c1"] * 3 + ["c2"] * 3
         assert errors[3:] == ["not sent: the first 3 calls found nothing listening (connection failed to "
