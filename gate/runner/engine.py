@@ -166,8 +166,8 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
         async with semaphore:
             if policy.reachability is None or not policy.reachability.given_up:  # a job not sent is no call
                 state.calls += 1
-            if state.calls == 1 and prepare is not None and waits:
-                _in_worker_thread(prepare)
+                if state.calls == 1 and prepare is not None and waits:
+                    _in_worker_thread(prepare)
             state.in_flight += 1
             try:
                 trajectory = await _call(adapter, job.key, request, policy)
