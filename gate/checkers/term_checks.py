@@ -81,13 +81,14 @@ def _texts(subject: Subject, scope: Scope) -> list[tuple[str, str]]:
     return [(f"item '{item.name}'", item.text) for item in subject.items.items]
 
 
-# An item that says what it is not ("非游戏本", "不是苹果") restates the filter, and one that
-# measures itself against a brand ("做工媲美 MacBook Air", "不输入门游戏本") does not recommend it.
+# An item that says what it is not ("非游戏本", "不是苹果", "不像《7 天精通 Java》那类速成书") restates
+# the filter, and one that measures itself against a brand ("做工媲美 MacBook Air", "不输入门游戏本")
+# does not recommend it.
 # A negation may stand a few words off ("不属于传统游戏本"); "非" only right before ("非常" is no
 # negation). A comparison may frame the term ("和 MacBook Air 一较高下", "只有游戏本的一半").
 _CLAUSE = r"[^，。；！？,.;!?\n]"
 _excused_before_re = deferred(
-    rf"(?:非\s{{0,3}}|(?:不是|并非|不属于|不算|排除了?|不含|不选|避开){_CLAUSE}{{0,6}}"
+    rf"(?:非\s{{0,3}}|(?:不是|并非|而非|不属于|不算|排除了?|不含|不选|避开|不像|不同于|有别于|区别于){_CLAUSE}{{0,6}}"
     rf"|(?:媲美|对标|不输于?|类似于?|接近|相比于?|堪比|(?<!价)比(?!较|例)){_CLAUSE}{{0,4}})$"
 )
 _COMPARED_WITH_RE = re.compile(rf"(?:和|与|跟|同){_CLAUSE}{{0,4}}$")

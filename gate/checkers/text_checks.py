@@ -97,6 +97,8 @@ _lead_re = deferred(
 # "推荐航班：…": the words before a colon at a line start name what follows.
 _HEAD_RE = re.compile(r"^([^，,。；;！？!?：:]{1,16})[：:]")
 _CLAUSE_BREAK_RE = re.compile(r"[，,；;。！？!?]")
+# A clause that puts its section off ("行程等机票确认之后再排", "行程稍后再发你") names it without giving it.
+_PUTS_OFF_RE = re.compile(r"(?:之?后|以后|稍后|回头|后续|改天|下次|晚点|然后)再|(?:等|待)[^，,；;。！？!?]{0,16}?再")
 
 
 def _opening(text: str) -> str:
@@ -113,7 +115,8 @@ def _labels(answer: str) -> tuple[list[str], list[str]]:
 
     Headings, bold-led lines and "X：" heads are labels anywhere in them; a line opens a
     section with its first word (关于交通：, 【出行】, 交通方面，…). In a prose paragraph each clause
-    may open one ("交通靠包车，住宿选乌布"); in a list item or heading only the line's start can.
+    may open one ("交通靠包车，住宿选乌布"); in a list item or heading only the line's start can. A
+    clause that puts its section off ("行程等机票确认之后再排") opens none.
     """
     containing: list[str] = []
     opening: list[str] = []
@@ -133,10 +136,8 @@ def _labels(answer: str) -> tuple[list[str], list[str]]:
         head = _HEAD_RE.match(start)
         if head:
             containing.append(head.group(1))
-        if _LIST_OR_TABLE_RE.match(line):
-            opening.append(start)
-        else:
-            opening.extend(_opening(clause) for clause in _CLAUSE_BREAK_RE.split(line))
+        clauses = [start] if _LIST_OR_TABLE_RE.match(line) else [_opening(c) for c in _CLAUSE_BREAK_RE.split(line)]
+        opening.extend(clause for clause in clauses if not _PUTS_OFF_RE.search(clause))
     return containing, opening
 
 

@@ -18,8 +18,11 @@ MARKER_RE = re.compile(
     r"(?:[家款个本名站部台位种道处条只件](?:\s*[：:，,、]\s*)?|(?=[：:，,、\s]|$))"
     r"|(?:No|NO|Top|TOP)\.?\s*(?P<no>\d{1,2})(?!\d)"
     # ①…⑳ ⑴…⒇ ⒈…⒛ ❶…❿ ➀…➓, and the medals 🥇🥈🥉 that rank the first three
-    r"|(?P<circled>[\u2460-\u249b\u2776-\u2793\U0001F947-\U0001F949])\ufe0f?[.、．]?)"
+    r"|(?P<circled>[\u2460-\u249b\u2776-\u2793\U0001F947-\U0001F949])\ufe0f?[.、．]?"
+    # 🔟, the keycap ten after 1️⃣…9️⃣ (one character, not a digit and a keycap mark)
+    r"|(?P<ten>\U0001F51F)\ufe0f?)"
 )
+_KEYCAP = "\u20e3"
 _MEDALS = {"\U0001F947": 1, "\U0001F948": 2, "\U0001F949": 3}
 # Bullet glyphs, and an emoji leading a line as models use one ("🎧 Bose QC Ultra：…", "📍 圣泉寺：…").
 BULLET_RE = re.compile(r"^\s*(?:[•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·]|[\U0001F300-\U0001FAFF\u2600-\u27BF]\ufe0f?)\s*(?=\S)")
@@ -60,20 +63,22 @@ def day(name: str) -> bool:
 
 
 def marker(line: str) -> tuple[str, int] | None:
-    """The style and ordinal a line starts with ("1." "1、" "一、" "第一家" "1️⃣" "①" "❶" "⑴" "🥇"), or None."""
+    """The style and ordinal a line starts with ("1." "1、" "一、" "第一家" "1️⃣"…"🔟" "①" "❶" "⑴" "🥇"), or None."""
     match = MARKER_RE.match(line)
     if not match:
         return None
     circled = match.group("circled")
     if circled:
         return "circled", _MEDALS.get(circled) or int(unicodedata.numeric(circled))
+    if match.group("ten"):
+        return "arabic" + _KEYCAP, 10
     for group in ("arabic", "paren", "cn", "ordinal", "no"):
         token = match.group(group)
         if token:
             number = to_int(token)
             if number is None:
                 return None
-            delim = match.group("delim") or ""
+            delim = (match.group("delim") or "").replace("\ufe0f", "")  # 1️⃣ and 1⃣ are one style
             style = group + {"．": ".", "）": ")"}.get(delim, delim)
             return style, number
     return None

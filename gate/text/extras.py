@@ -43,13 +43,17 @@ _LABEL_RE = re.compile(
     re.IGNORECASE,
 )
 # A passage that adds a recommendation says so (推荐, 值得, 可以看看 …); one that only adds a fact does not.
-_RECOMMENDS_RE = re.compile(r"(?<![不别])(?:推荐|考虑|看看|值得|不错|首选|可以选|可以上|可以冲|入手|试试|选择|顺路去|可以去)")
+_RECOMMENDS_RE = re.compile(r"(?<![不别])(?:推荐|考虑|看看|值得|不错|首选|可以选|可以上|可以冲|入手|试试|选择|顺路去|可以去|"
+                            r"(?:也|同样|还)(?:很|挺|非常|都)?适合)")
 _NAME_END_RE = re.compile(r"[，,。；;！!？?（(]")
 
 
-# Unmarked names: "另外，森海塞尔 Momentum 4 也值得考虑", "还可以看看新疆的喀纳斯，…". Bounded windows.
-_SUBJECT_RE = re.compile(r"^[^，,。\n]{0,14}[，,]\s*(?P<name>[^，,。；;！!？?\n]{2,30}?)\s*(?:也|同样|还)(?:很|挺|非常)?"
-                         r"(?:值得|不错|可以考虑|推荐|是不错)")
+# Unmarked names: "另外，森海塞尔 Momentum 4 也值得考虑", "另外，如果你在北方，雾灵山和白河湾也很适合露营",
+# "还可以看看新疆的喀纳斯，…". Bounded windows.
+_SUBJECT_RE = re.compile(r"^(?:[^，,。\n]{0,14}[，,]\s*){1,2}?(?P<name>[^，,。；;！!？?\n]{2,30}?)\s*(?:也|同样|还)(?:很|挺|非常)?"
+                         r"(?:值得|不错|可以考虑|推荐|是不错|适合)")
+# "雾灵山和白河湾": two names, each of two characters or more ("和府捞面" is one).
+_AND_RE = re.compile(r"(?<=\S{2})\s*(?:和|与|及|、|以及)\s*(?=\S{2})")
 _OBJECT_RE = re.compile(r"(?:可以看看|看看|考虑一下|可以考虑|也可以去|可以去|试试|入手|值得一提的是|要提的是|推荐的是)\s*"
                         r"(?P<name>[^，,。；;！!？?\n]{2,24})")
 _NOT_A_NAME_RE = re.compile(r"^(?:这|那|它|以上|上面|上述|其他|其它|别的|更多|一下|其中)")
@@ -70,7 +74,7 @@ def _names(raw: str) -> list[str]:
         return [name] if 0 < len(name) <= 40 else []
     unmarked = _SUBJECT_RE.match(first) or _OBJECT_RE.search(first)
     name = unmarked.group("name").strip() if unmarked else ""
-    return [name] if name and not _NOT_A_NAME_RE.match(name) else []
+    return [part for part in _AND_RE.split(name) if part] if name and not _NOT_A_NAME_RE.match(name) else []
 
 
 # Where or how to buy, not what: 「也可以考虑官方翻新或二手机」 「可以看看京东自营」. A model named

@@ -229,3 +229,16 @@ def test_bold_entries_whose_numbered_points_are_clauses_are_the_items() -> None:
     answer = "给你推荐两款：\n\n**Bose QC Ultra**\n1. 降噪最强\n2. 续航 24 小时\n\n**AirPods Pro 2**\n1. 适合苹果用户\n2. 通透模式自然\n"
     assert _names(answer) == ["Bose QC Ultra", "AirPods Pro 2"]
     assert _names(answer.replace("**B", "🎧 **B").replace("**A", "🎧 **A")) == ["Bose QC Ultra", "AirPods Pro 2"]
+
+
+def test_keycap_numbering_runs_to_ten() -> None:
+    places = ["海神庙", "情人崖", "德格拉朗梯田", "圣猴森林公园", "乌布皇宫", "圣泉寺", "蓝梦岛", "金巴兰海滩", "库塔海滩", "乌鲁瓦图"]
+    keycaps = [f"{n}\ufe0f\u20e3" for n in range(1, 10)] + ["🔟"]
+    assert _names("巴厘岛 10 个景点：\n\n" + "\n".join(f"{k} **{p}**：值得一去" for k, p in zip(keycaps, places, strict=True))) == places
+
+
+def test_a_closing_sentence_that_finds_two_more_places_also_suitable_adds_both() -> None:
+    listed = "给你挑了 3 个适合露营的地方：\n\n1. **安吉江南天池**：凉快\n2. **莫干山**：竹林营地\n3. **千岛湖**：湖边营地\n\n"
+    assert _names(listed + "另外，如果你在北方，雾灵山和白河湾也很适合周末去露营。")[3:] == ["雾灵山", "白河湾"]
+    assert _names(listed + "另外，和府捞面也很适合露营后去吃。")[3:] == ["和府捞面"]  # one name with 和 in it
+    assert _names(listed + "以上这些地方也很适合带孩子去。")[3:] == []  # speaks of the listed ones

@@ -19,7 +19,9 @@ from gate.text.items import extract
         ("十二、第一市场", ("cn", 12)),
         ("第三家：天涯渔港", ("ordinal", 3)),
         ("第3款 Redmi", ("ordinal", 3)),
-        ("2️⃣ 海棠湾", ("arabic\ufe0f\u20e3", 2)),
+        ("2️⃣ 海棠湾", ("arabic\u20e3", 2)),  # with or without the emoji selector: one style
+        ("2\u20e3 海棠湾", ("arabic\u20e3", 2)),
+        ("🔟 乌鲁瓦图", ("arabic\u20e3", 10)),  # the keycap ten is one character
         ("## 1. 鹿回头", ("arabic.", 1)),
         ("**1. 鹿回头**", ("arabic.", 1)),
         ("No.2 海棠湾", ("no", 2)),
