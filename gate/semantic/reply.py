@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from gate import safejson
 from gate.sanitize import one_line
+from gate.text.reasoning import split_reasoning
 
 
 class ReplyError(ValueError):
@@ -35,8 +36,9 @@ def _unfenced(text: str) -> str:
 
 
 def parse_reply(content: str) -> Vote:
-    """The vote in ``content``, or a :class:`ReplyError` naming what is wrong with it."""
-    text = _unfenced(content.strip())
+    """The vote in ``content``, or a :class:`ReplyError` naming what is wrong with it. A reasoning
+    model's thinking before it ("<think>…</think>") is not the reply."""
+    text = _unfenced(split_reasoning(content)[1].strip())
     if not text:
         raise ReplyError("an empty reply")
     if not text.startswith(("{", "[")):

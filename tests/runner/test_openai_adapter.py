@@ -268,3 +268,23 @@ def test_arguments_of_a_wrong_type_are_the_harness_fault_in_both_readers() -> No
         derive_from_messages([{"role": "assistant", "tool_calls": [call]}])
     with pytest.raises(AgentError, match="malformed tool call arguments"):
         _parse_tool_call(call)
+
+
+def test_a_reasoning_model_s_thinking_is_set_apart_from_its_answer(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GATE_TEST_KEY", "sk-test-123456")
+    thinking = "<think>\n用户要 JSON，3 个城市。先想想：厦门、成都、青岛。\n</think>\n\n"
+    answers = {"c1": thinking + '[{"city": "厦门"}]', "c2": "<think>\n想到一半就没了", "c3": "直接回答"}
+
+    def reply(seen: Seen, index: int) -> Reply:
+        question = seen.body["messages"][-1]["content"]
+        return Reply(body=_completion({"content": answers[question.removeprefix("question of ")]}))
+
+    with mocked(reply) as server:
+        outcome = run_jobs(jobs_of("c1", "c2", "c3"), _openai(server.url + "/v1"), transport=server.transport,
+                           root=tmp_path, progress=False)
+    set_apart, left_open, plain = outcome.trajectories
+    assert set_apart.final_answer == '[{"city": "厦门"}]'
+    assert set_apart.metadata["reasoning_chars"] == len("用户要 JSON，3 个城市。先想想：厦门、成都、青岛。")
+    assert left_open.final_answer == "<think>\n想到一半就没了" and "reasoning_chars" not in left_open.metadata
+    assert plain.final_answer == "直接回答" and "reasoning_chars" not in plain.metadata

@@ -14,6 +14,10 @@ from gate.semantic.reply import ReplyError, Vote, parse_reply
     ('```\n{"reason": "ok", "passed": false}\n```', Vote(False, "ok")),
     ('{"passed": true, "reason": "verdict first is still a verdict", "confidence": 0.9}',
      Vote(True, "verdict first is still a verdict")),
+    # a reasoning model (Qwen3, DeepSeek-R1 distills) thinks first, in the same message
+    ('<think>\n每天都排了景点，{"passed": true} 应该成立。\n</think>\n\n{"reason": "每天都有安排", "passed": true}',
+     Vote(True, "每天都有安排")),
+    ('<thinking>short</thinking>```json\n{"reason": "ok", "passed": false}\n```', Vote(False, "ok")),
 ])
 def test_a_json_verdict_is_read(content: str, vote: Vote) -> None:
     assert parse_reply(content) == vote
@@ -24,6 +28,7 @@ def test_a_json_verdict_is_read(content: str, vote: Vote) -> None:
     ("   \n", "an empty reply"),
     ('Sure! Here is my verdict: {"reason": "ok", "passed": true}', "text before the JSON object"),
     ('{"reason": "ok", "passed": true}\nHope this helps!', "not valid JSON"),
+    ('<think>\n还在想，没有想完', "text before the JSON object"),  # a block left open is no thinking set apart
     ('{"reason": "ok", "passed": tru', "not valid JSON"),
     ('{"reason": "ok", "passed": "true"}', '"passed" must be true or false'),
     ('{"reason": "ok", "passed": 1}', '"passed" must be true or false'),

@@ -23,6 +23,7 @@ from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError, snippet
 from gate.runner.httpcall import OnDemandClient, check_url, post_json
 from gate.runner.retry import RetryPolicy, with_retries
+from gate.text.reasoning import split_reasoning
 from gate.trajectory import tool_arguments
 
 _PERMISSIVE = {"type": "object", "properties": {}, "additionalProperties": True}
@@ -177,6 +178,7 @@ class ChatAdapter:
         calls: list[dict[str, Any]] = []
         usage: dict[str, int] = {}
         answer = ""
+        thought = 0  # characters of thinking set apart from the answers
         for turn in range(1, agent.max_turns + 1):
             body: dict[str, Any] = {"model": agent.model, "messages": transcript, "temperature": agent.temperature}
             if agent.seed is not None:
@@ -184,18 +186,20 @@ class ChatAdapter:
             if tools:
                 body["tools"] = tools
             message = first_message(await self._complete(body), usage)
-            answer = message_text(message.get("content")) or answer
+            thinking, said = split_reasoning(message_text(message.get("content")))
+            thought += len(thinking)
+            answer = said or answer
             requested = message.get("tool_calls") or []
             transcript.append({"role": "assistant", "content": message.get("content"),
                                **({"tool_calls": requested} if requested else {})})
             if not requested:
-                return _record(answer, calls, usage, turn, agent.model, stop="answer")
+                return _record(answer, calls, usage, turn, agent.model, stop="answer", thought=thought)
             for raw in requested:
                 call_id, name, args = _parse_tool_call(raw)
                 result, is_error = intercepts.answer(name)
                 calls.append({"name": name, "args": args, "result": result, "is_error": is_error})
                 transcript.append({"role": "tool", "tool_call_id": call_id, "content": result})
-        return _record(answer, calls, usage, agent.max_turns, agent.model, stop="max_turns")
+        return _record(answer, calls, usage, agent.max_turns, agent.model, stop="max_turns", thought=thought)
 
     async def _complete(self, body: dict[str, Any]) -> dict[str, Any]:
         hint = f" (is ${self._agent.api_key_env} set and valid?)"
@@ -246,8 +250,10 @@ def _parse_tool_call(raw: Any) -> tuple[str, str, dict[str, Any]]:
 
 
 def _record(answer: str, calls: list[dict[str, Any]], usage: dict[str, int], turns: int, model: str | None,
-            *, stop: str) -> dict[str, Any]:
+            *, stop: str, thought: int = 0) -> dict[str, Any]:
     metadata: dict[str, Any] = {"model": model, "turns": turns, "stop_reason": stop}
     if usage:
         metadata["usage"] = usage
+    if thought:
+        metadata["reasoning_chars"] = thought  # a reasoning model's <think> block: shown apart, not the answer
     return {"final_answer": answer, "tool_calls": calls, "metadata": metadata}
