@@ -26,7 +26,8 @@ ALIAS_GROUPS: dict[str, tuple[str, ...]] = {
         "七彩虹将星", "MSI Katana", "Katana GF", "Strix", "Scar", "幻16", "幻14", "Zephyrus",
         "re:(?<![a-z0-9])[ry][79]000[pkx]?(?![a-z0-9])",  # 拯救者 Y9000P / R9000P / Y7000P, often named bare
     ),
-    "honor": ("re:(?<!王者)荣耀", "Honor"),  # 《王者荣耀》 is a game, not the brand
+    # 《王者荣耀》 (Honor of Kings) is a game, not the brand
+    "honor": ("re:(?<!王者)荣耀", "re:(?<![a-z0-9])honor(?![a-z])(?![\\s\\-_]*of[\\s\\-_]*kings)"),
     "hotpot": ("火锅", "hot pot", "hotpot", "牛油锅", "鸳鸯锅", "re:九宫格(?![拍照图])"),  # 九宫格 is the Chongqing pot
     "huawei": ("华为", "Huawei", "HUAWEI"),
     "oppo": (

@@ -17,6 +17,8 @@ MARKER_RE = re.compile(
     r"|第\s*(?P<ordinal>[一二三四五六七八九十\d]{1,3})\s*"
     r"(?:[家款个本名站部台位种道处条只件](?:\s*[：:，,、]\s*)?|(?=[：:，,、\s]|$))"
     r"|(?:No|NO|Top|TOP)\.?\s*(?P<no>\d{1,2})(?!\d)"
+    # "Option A：" "方案一：" "选项 2." — alternatives offered side by side
+    r"|(?:Option|OPTION|option|方案|选项)\s?(?P<option>[A-Ea-e1-9]|[一二三四五])\s?(?=[：:.、)）]|\s)[：:.、)）]?"
     # ①…⑳ ⑴…⒇ ⒈…⒛ ❶…❿ ➀…➓, and the medals 🥇🥈🥉 that rank the first three
     r"|(?P<circled>[\u2460-\u249b\u2776-\u2793\U0001F947-\U0001F949])\ufe0f?[.、．]?"
     # 🔟, the keycap ten after 1️⃣…9️⃣ (one character, not a digit and a keycap mark)
@@ -72,6 +74,9 @@ def marker(line: str) -> tuple[str, int] | None:
         return "circled", _MEDALS.get(circled) or int(unicodedata.numeric(circled))
     if match.group("ten"):
         return "arabic" + _KEYCAP, 10
+    option = match.group("option")
+    if option:
+        return "option", "abcde".index(option.lower()) + 1 if option.isascii() and option.isalpha() else to_int(option) or 0
     for group in ("arabic", "paren", "cn", "ordinal", "no"):
         token = match.group(group)
         if token:

@@ -34,6 +34,9 @@ FORMATTING_KINDS = sorted(set(FORMATTING_NODES.values()))
 # '**' or '__' pairs the parser left as text (CJK punctuation often defeats CommonMark's
 # flanking rules), still formatting marks to a reader.
 _LITERAL_STRONG_RE = re.compile(r"(\*\*|__)\S.*?\S?\1")
+# "##京都": heading marks with no space after them, text to CommonMark but a heading meant; one "#" is
+# a hashtag ("#巴厘岛#").
+_LITERAL_HEADING_RE = re.compile(r"[ ]{0,3}#{2,6}(?=[^\s#])")
 
 
 @dataclass(frozen=True)
@@ -47,16 +50,32 @@ class Formatting:
 
 def formatting_of(root: SyntaxTreeNode, lines: list[str]) -> list[Formatting]:
     """Every formatting construct of the tree ``root`` parsed from ``lines``, in document order
-    (plus literal '**' left as text)."""
+    (plus literal '**' and '##' left as text)."""
     found: list[Formatting] = []
     for child in root.children:
         _collect(child, found, 0, lines)
     emphasised = {f.line for f in found if f.kind == "emphasis"}
+    headed = {f.line for f in found if f.kind == "heading"} | _code_lines(root)
     for number, line in enumerate(lines, start=1):
         match = _LITERAL_STRONG_RE.search(line) if number not in emphasised else None
         if match:
             found.append(Formatting("emphasis", number, match.group(0)[:40]))
+        if number not in headed and _LITERAL_HEADING_RE.match(line):
+            found.append(Formatting("heading", number, _snippet(lines, number)))
     found.sort(key=lambda f: (f.line, f.kind))
+    return found
+
+
+def _code_lines(root: SyntaxTreeNode) -> set[int]:
+    """The source lines of code blocks: what is written there is code, not formatting marks."""
+    found: set[int] = set()
+    pending = list(root.children)
+    while pending:
+        node = pending.pop()
+        if node.type in ("fence", "code_block") and node.map:
+            found.update(range(node.map[0] + 1, node.map[1] + 1))
+        elif node.type != "inline":
+            pending.extend(node.children)
     return found
 
 

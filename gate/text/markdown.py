@@ -29,10 +29,11 @@ def _parser() -> MarkdownIt:
     return MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("code")
 
 
-# A numbered line inside a paragraph ("4. 联想小新 Pro 14 —— 约 5,499 元"), its marker as CommonMark
-# writes one; the plain text of the same line starts with the marker too.
-_NUMBERED_LINE_RE = re.compile(r"[ ]{0,3}(?P<number>\d{1,9})[.)][ \t]+(?P<rest>\S.*)")
-_MARKER_TEXT_RE = re.compile(r"^\s*\d{1,9}[.)][ \t]+")
+# A numbered line inside a paragraph ("4. 联想小新 Pro 14 —— 约 5,499 元", "3、南京"): "4." that CommonMark
+# lets no paragraph be interrupted by, or a delimiter it does not know; the plain text of the same
+# line starts with the marker too.
+_NUMBERED_LINE_RE = re.compile(r"[ ]{0,3}(?P<number>\d{1,9})(?:[.)][ \t]+|[、．）][ \t]*)(?P<rest>\S.*)")
+_MARKER_TEXT_RE = re.compile(r"^\s*\d{1,9}(?:[.)][ \t]+|[、．）][ \t]*)")
 _BOLD_START_RE = re.compile(r"(\*\*|__)(?P<bold>\S.*?)\1")
 
 
@@ -124,7 +125,11 @@ class MarkdownDoc:
             node = block.node
             ordered = node.type == "ordered_list"
             start = int(node.attrs.get("start", 1)) if ordered else 1
-            items = [self._list_item(child) for child in node.children]
+            items = self._ordered_items(node, start) if ordered else [self._list_item(child) for child in node.children]
+            if not ordered and merged and not merged[-1].ordered and merged[-1].end_line == block.line - 1:
+                merged[-1].items.extend(items)  # "- a / * b / + c": each new bullet starts a list in CommonMark
+                merged[-1].end_line = block.end_line
+                continue
             if not ordered and last_ordered is not None and not since and not self._after_blank(block.line):
                 tail = last_ordered.items[-1]
                 tail.text = f"{tail.text}\n{block.text}"
@@ -164,18 +169,23 @@ class MarkdownDoc:
     def _numbered_on(self, block: Block, before: ListBlock) -> list[Block]:
         """The entries of a paragraph that numbers on from the ordered list ``before`` — "4." under a
         group's label line, which CommonMark reads as the label's text (only "1." may start a list
-        inside a paragraph): each numbered line and the lines up to the next. The lines before the
-        first label the group and stay prose."""
+        inside a paragraph). The lines before the first label the group and stay prose."""
         if block.kind != "paragraph":
             return []
-        expected = before.start + len(before.items)
-        texts = block.text.split("\n")  # a paragraph's plain text keeps one line per source line
+        return self._numbered_lines(block.line, block.text.split("\n"), before.start + len(before.items))[1]
+
+    def _numbered_lines(self, first: int, texts: list[str], expected: int) -> tuple[int, list[Block]]:
+        """The lines of a paragraph (from source line ``first``; ``texts`` its plain text by line) that
+        number on from ``expected``, each an entry with the lines up to the next; and how many lines
+        come before the first entry."""
         entries: list[Block] = []
-        for offset, source in enumerate(self.lines[block.line - 1 : block.end_line]):
-            line = block.line + offset
+        before = len(texts)
+        for offset, text in enumerate(texts):
+            line = first + offset
+            source = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
             match = _NUMBERED_LINE_RE.match(unquote(source))
-            text = texts[offset] if offset < len(texts) else ""
             if match is not None and int(match.group("number")) == expected + len(entries):
+                before = min(before, offset)
                 head = _MARKER_TEXT_RE.sub("", text, count=1).strip()
                 bold = _BOLD_START_RE.match(match.group("rest"))
                 entries.append(Block(kind="list_item", text=head, line=line, end_line=line, head=head,
@@ -183,7 +193,25 @@ class MarkdownDoc:
             elif entries:
                 entries[-1].text = f"{entries[-1].text}\n{text}"
                 entries[-1].end_line = line
-        return entries
+        return before, entries
+
+    def _ordered_items(self, node: SyntaxTreeNode, start: int) -> list[Block]:
+        """The items of an ordered list, with the lines an item's paragraph numbers on from it taken
+        out as the next items: "1. … / 2) … / 3、…" is one list to a reader, while CommonMark starts a
+        new list at "2)" and reads "3、…" as the text of item 2."""
+        items: list[Block] = []
+        for child in node.children:
+            item = self._list_item(child)
+            items.append(item)
+            if len(child.children) != 1 or child.children[0].type != "paragraph":
+                continue  # lines of a paragraph only: sub-lists and code keep their own numbers
+            texts = item.text.split("\n")
+            kept, entries = self._numbered_lines(item.line + 1, texts[1:], start + len(items))
+            if entries:
+                item.text = item.head = "\n".join(texts[: 1 + kept])
+                item.end_line = item.line + kept
+                items.extend(entries)
+        return items
 
     def _after_blank(self, line: int) -> bool:
         """True when source ``line`` follows a blank line (or starts the text)."""

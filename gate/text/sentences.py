@@ -25,6 +25,8 @@ _lower_terminator_re = deferred(
 )
 _CAPITAL_RE = re.compile(r"[A-Z]")
 _HAS_CONTENT_RE = re.compile(r"[^\W_]")
+# An end mark after the last sentence ("（完）", "【完】", "-- The End --") closes the text: no sentence of its own.
+_END_MARK_RE = re.compile(r"[\s（(【\[—–~-]{0,4}(?:全文完|完|the end|end)[\s）)】\]—–~。.!！-]{0,4}", re.IGNORECASE)
 # A quotation inside a sentence ("用一句“A18 加持，拍照快人一步！”来概括") is part of it: its own
 # terminators end nothing. Only embedded quotes count — one that opens the text is not embedded.
 _quote_re = deferred(r"(?<=\S)(?:“[^“”\n]{1,80}”|「[^「」\n]{1,80}」|『[^『』\n]{1,80}』)")
@@ -54,11 +56,13 @@ def split_sentences(text: str) -> list[str]:
                 continue  # inside a quotation
             piece = segment[start : match.end()].strip()
             start = match.end()
-            if _HAS_CONTENT_RE.search(piece):
+            if _HAS_CONTENT_RE.search(piece) and not (sentences and _END_MARK_RE.fullmatch(piece)):
                 sentences.append([piece])
             elif sentences:  # a stray terminator run belongs to the sentence before it
                 sentences[-1].append(piece)
         tail = segment[start:].strip()
-        if _HAS_CONTENT_RE.search(tail):
+        if sentences and _END_MARK_RE.fullmatch(tail):
+            sentences[-1].append(tail)
+        elif _HAS_CONTENT_RE.search(tail):
             sentences.append([tail])
     return ["".join(pieces) for pieces in sentences]

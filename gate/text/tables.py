@@ -72,6 +72,11 @@ def _transposed(header: list[str], names: set[str]) -> bool:
     return 2 * len(known) >= len(columns)
 
 
+# A row that sums the others up ("| **合计** | 8 款 | 599–1399 |", "| 均价 | 约 2279 元 |") is no item.
+_SUMMARY_ROW_RE = re.compile(r"^\s*(?:合计|总计|小计|共计|总价|均价|平均价?|汇总|total|sum|average|avg)\s*[:：]?\s*$",
+                             re.IGNORECASE)
+
+
 def from_table(table: Block, names: set[str]) -> ItemList:
     header, rows = table.cells[0], table.cells[1:]
     if _transposed(header, names):
@@ -82,6 +87,8 @@ def from_table(table: Block, names: set[str]) -> ItemList:
     items = []
     for offset, row in enumerate(rows):
         name = strip_marker(row[naming]) if naming < len(row) else ""
+        if _SUMMARY_ROW_RE.match(name):
+            continue
         if described:
             description = " ".join(row[i] for i in described if i < len(row))
         else:

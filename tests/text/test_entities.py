@@ -242,3 +242,25 @@ def test_a_closing_sentence_that_finds_two_more_places_also_suitable_adds_both()
     assert _names(listed + "另外，如果你在北方，雾灵山和白河湾也很适合周末去露营。")[3:] == ["雾灵山", "白河湾"]
     assert _names(listed + "另外，和府捞面也很适合露营后去吃。")[3:] == ["和府捞面"]  # one name with 和 in it
     assert _names(listed + "以上这些地方也很适合带孩子去。")[3:] == []  # speaks of the listed ones
+
+
+def test_one_list_to_a_reader_is_one_list_whatever_its_markers() -> None:
+    # CommonMark starts a new list at "2)" and at each new bullet, and reads "3、" as text
+    assert _names("推荐这 3 款：\n\n1. **张一元**：约 398 元\n2) **同仁堂**：约 680 元\n3、**欧姆龙 U726J**：约 459 元\n") == [
+        "张一元", "同仁堂", "欧姆龙 U726J"]
+    assert _names("- **X1 Carbon**：约 9999 元\n* **MateBook 14**：约 5999 元\n+ **MagicBook 14**：约 4999 元\n") == [
+        "X1 Carbon", "MateBook 14", "MagicBook 14"]
+    drift = "Top 10：\n\n" + "".join(f"{n}{'.' if n < 5 else ')' if n < 7 else '、'} 景点{n}\n" for n in range(1, 11))
+    assert len(_names(drift)) == 10
+    assert extract("1. **A**：x\n2) **B**：y\n3、**C**：z\n").items[0].text == "A：x"  # "2)" is not A's text
+
+
+def test_a_row_that_sums_the_others_up_is_no_item() -> None:
+    table = "| 型号 | 价格 |\n|---|---|\n| 一加 Ace 5 | 2299 元 |\n| POCO F6 | 2199 元 |\n| **均价** | **约 2249 元** |\n"
+    assert _names(table) == ["一加 Ace 5", "POCO F6"]
+    assert _names(table.replace("均价", "合计")) == ["一加 Ace 5", "POCO F6"]
+
+
+def test_alternatives_offered_side_by_side_are_two_picks() -> None:
+    answer = "Option A：**京兆尹（雍和宫店）**，人均约 280 元。\n\nOption B：**四季民福烤鸭店（故宫店）**，人均约 230 元。\n"
+    assert _names(answer) == ["京兆尹（雍和宫店）", "四季民福烤鸭店（故宫店）"]

@@ -22,6 +22,8 @@ from gate.text.items import extract
         ("2️⃣ 海棠湾", ("arabic\u20e3", 2)),  # with or without the emoji selector: one style
         ("2\u20e3 海棠湾", ("arabic\u20e3", 2)),
         ("🔟 乌鲁瓦图", ("arabic\u20e3", 10)),  # the keycap ten is one character
+        ("Option A：**京兆尹**", ("option", 1)),  # alternatives offered side by side
+        ("方案二：住乌布", ("option", 2)),
         ("## 1. 鹿回头", ("arabic.", 1)),
         ("**1. 鹿回头**", ("arabic.", 1)),
         ("No.2 海棠湾", ("no", 2)),

@@ -52,6 +52,12 @@ def test_literal_double_stars_beside_cjk_punctuation_count_as_emphasis() -> None
     assert kinds == ["emphasis"]
 
 
+def test_heading_marks_with_no_space_count_as_a_heading_but_a_hashtag_does_not() -> None:
+    assert [(f.kind, f.line) for f in MarkdownDoc("京都三日\n##京都\n第一天清水寺").formatting()] == [("heading", 2)]
+    assert MarkdownDoc("#巴厘岛# 五天四晚，正文里的 ## 也不是").formatting() == []
+    assert [f.kind for f in MarkdownDoc("```\n##not a heading\n```").formatting()] == ["code"]
+
+
 def test_a_paragraph_indented_by_four_spaces_is_prose_not_code() -> None:
     from gate.text.markdown import MarkdownDoc
 

@@ -52,3 +52,9 @@ def test_regex_that_matches_nothing_finds_nothing() -> None:
 
 def test_space_in_a_term_matches_hyphen_or_nothing() -> None:
     assert _found("hotpot 和 hot-pot", groups=["hotpot"]) == ["hotpot", "hot-pot"]
+
+
+def test_the_game_honor_of_kings_is_not_the_honor_brand() -> None:
+    wanted = expand([], ["honor"])
+    assert [hit.matched for hit in find("玩 Honor of Kings（王者荣耀）、原神都稳", wanted)] == []
+    assert [hit.matched for hit in find("HONOR Magic6 Pro 和荣耀 200", wanted)] == ["HONOR", "荣耀"]
