@@ -19,6 +19,7 @@ recommendation is the heading or bold line before its attributes, else the prose
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
@@ -57,8 +58,6 @@ def _leading_bold(block: Block) -> str | None:
     return strip_marker(block.bold) if block.bold else None
 
 
-
-
 def _from_list_items(blocks: list[Block]) -> list[Item]:
     return [make_item(b.head.split("\n", 1)[0], b.text, b.line, _leading_bold(b)) for b in blocks]
 
@@ -77,17 +76,11 @@ def _from_run(run: Run) -> list[Item]:
 _RUN_SOURCES = {"numbered": "numbered", "bold": "bold", "bullets": "bullets", "headings": "headings"}
 
 
-
-
 def _notes(all_units: list[Unit], line: int) -> bool:
     """True when the candidate at ``line`` is led by a notes label ("选购建议：" "### 怎么选？") or
     by a line introducing advice, criteria or exclusions ("买之前可以留意这几点：")."""
     lead = lead_units(all_units, line)
     return any(notes_label(u.text) for u in lead) or (bool(lead) and notes_lead(lead[0].text))
-
-
-
-
 
 
 def _list_candidate(lists: list[ListBlock]) -> ItemList:
@@ -130,16 +123,17 @@ def _candidates(doc: MarkdownDoc, runs: list[Run]) -> list[ItemList]:
     lists = doc.lists()
     found, owners = _from_runs(runs, lists)
     all_tables = doc.tables()
-    labels = [run for run in owners if _labels_of_tables(run, all_tables)]
-    owners = [run for run in owners if run not in labels]
-    found = [(candidate, source) for candidate, source in found if source not in labels]
+    labels = {id(run) for run in owners if _labels_of_tables(run, all_tables)}
+    owners = [run for run in owners if id(run) not in labels]
+    found = [(candidate, source) for candidate, source in found if id(source) not in labels]
 
     # Two runs over the same labels (bold and emoji-led: "**🚇 适合通勤：**") may both group the lists
     # below them: a run is no owner of the candidate it yields itself.
     yielded = {(id(source), c.line) for c, source in found}
+    covering = _covering(owners, [c.line for c, _ in found] + [b.line for b in lists] + [t.line for t in all_tables])
 
     def inside(line: int, source: Run | None = None) -> bool:
-        return any(o is not source and o.line < line and o.owner(line) and (id(o), line) not in yielded for o in owners)
+        return any(o is not source and o.owner(line) and (id(o), line) not in yielded for o in covering[line])
 
     candidates: list[ItemList] = []
     kept: set[tuple[int, tuple[Item, ...]]] = set()
@@ -152,6 +146,25 @@ def _candidates(doc: MarkdownDoc, runs: list[Run]) -> list[ItemList]:
     names = {fold(item.name) for c in candidates for item in c.items}
     tables = [from_table(t, names) for t in all_tables if len(t.cells) > 1 and not inside(t.line)]
     return sorted((_without_trailing_notes(c) for c in candidates + tables), key=lambda c: c.line)
+
+
+def _covering(owners: list[Run], lines: list[int]) -> dict[int, list[Run]]:
+    """For each of ``lines``, the owners whose span holds it below their first line. One sweep over
+    both in line order: matching every candidate against every run was quadratic in an answer of
+    many short runs ("1、… 5、" restarting a thousand times). Only a few runs (one per style) cover
+    any one line."""
+    by_start = sorted(owners, key=lambda o: o.line)
+    active: list[tuple[int, int, Run]] = []  # a heap by the last line each covers
+    found: dict[int, list[Run]] = {}
+    started = 0
+    for line in sorted(set(lines)):
+        while started < len(by_start) and by_start[started].line < line:
+            heapq.heappush(active, (by_start[started].end, started, by_start[started]))
+            started += 1
+        while active and active[0][0] < line:
+            heapq.heappop(active)
+        found[line] = [owner for _, _, owner in active]
+    return found
 
 
 def _without_trailing_notes(candidate: ItemList) -> ItemList:
@@ -191,12 +204,6 @@ def _questions(candidate: ItemList) -> bool:
     return bool(candidate.items) and all(re.search(r"[？?]\s*$", item.text.split("\n", 1)[0]) for item in candidate.items)
 
 
-
-
-
-
-
-
 def _stated(candidates: list[ItemList], all_units: list[Unit]) -> ItemList | None:
     """The candidate right after a lead-in announcing its count ("推荐这 3 款：" then 3 entries),
     whatever larger list follows (must-order dishes, a packing list)."""
@@ -205,42 +212,6 @@ def _stated(candidates: list[ItemList], all_units: list[Unit]) -> ItemList | Non
         if lead and stated_count(lead[0].text) == len(candidate.items) and len(candidate.items) >= 2:
             return candidate
     return None
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:

@@ -135,24 +135,36 @@ def _closing(unit: Unit, before: Unit | None) -> bool:
 
 def _attach_bodies(run: Run, all_units: list[Unit], stop: int) -> None:
     """Give each entry the units up to the next entry, then take a closing remark off the last."""
+    lines_after = len(run.entries) >= 2 and run.entries[-1].level == 0
     for index, entry in enumerate(run.entries):
-        end = run.entries[index + 1].unit if index + 1 < len(run.entries) else stop
-        for unit in all_units[entry.unit + 1 : end]:
+        last = index + 1 == len(run.entries)
+        end = stop if last else run.entries[index + 1].unit
+        # A line entry's own paragraph is its text; after a blank line the last takes no more than its
+        # siblings took, so prose after the list ("以上就是……") does not join the last item. Read that
+        # far and no further: a run's last entry read to the end of the answer made an answer of many
+        # short runs ("1、… 5、" restarting) quadratic.
+        most = max(len(e.body) for e in run.entries[:-1]) if last and lines_after else None
+        head_block = all_units[entry.unit].block
+        # numbering in the same style that starts again is another list, not the last entry's text
+        style = marker(all_units[entry.unit].text) if last and run.kind == "numbered" and entry.level == 0 else None
+        own: int | None = None
+        for position in range(entry.unit + 1, end):
+            unit = all_units[position]
             if _ends_body(entry, unit):
                 break
+            if style is not None and unit.kind == "line" and (again := marker(unit.text)) and again[0] == style[0]:
+                break
+            taken = len(entry.body)
+            if most is not None:
+                if own is None and (unit.kind != "line" or unit.block != head_block):
+                    own = taken
+                if own is not None and taken >= max(own, most):
+                    break
             entry.body.append(unit)
-    last = run.entries[-1]
-    closing = next((i for i, u in enumerate(last.body) if _closing(u, last.body[i - 1] if i else None)), None)
+    last_entry = run.entries[-1]
+    closing = next((i for i, u in enumerate(last_entry.body) if _closing(u, last_entry.body[i - 1] if i else None)), None)
     if closing is not None:
-        del last.body[closing:]
-    if last.level or len(run.entries) < 2:
-        return  # a heading's section runs to the next heading
-    # A line entry's own paragraph is its text; after a blank line it takes no more than its
-    # siblings took, so prose after the list ("以上就是……") does not join the last item.
-    head_block = all_units[last.unit].block
-    own = next((i for i, u in enumerate(last.body) if u.kind != "line" or u.block != head_block), len(last.body))
-    most = max(len(e.body) for e in run.entries[:-1])
-    del last.body[max(own, most) :]
+        del last_entry.body[closing:]
 
 
 def _entry(index: int, unit: Unit, number: int) -> Entry:
@@ -261,15 +273,5 @@ def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run
         if len(run.entries) >= 2:
             kept.append(run)
     return sorted(kept, key=lambda r: r.line)
-
-
-
-
-
-
-
-
-
-
 
 

@@ -23,7 +23,7 @@ def fill(unit: str, size: int) -> str:
 
 def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
     from gate.scoring import fields as consistency_fields
-    from gate.text import cues, days, jsonanswer, names, prices, sentences, terms, units
+    from gate.text import cues, days, items, jsonanswer, names, prices, sentences, terms, units
 
     sony = terms.expand([], ["sony"])
     # Per analyser, the inputs that cost it most: long runs of what it reacts to.
@@ -40,6 +40,10 @@ def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
         "cues": (lambda text: (cues.marker(text), cues.notes_label(text), cues.notes_lead(text),
                                cues.stated_count(text), cues.attribute(text), cues.day(text)),
                  ["第1、", "推荐 3 款：", "1️⃣", "一、"]),
+        # the item reader on many short runs numbering again from 1, each of which once read to the
+        # end of the answer and was matched against every other (quadratic: 4.5 s at 20,000 chars)
+        "items": (items.extract, ["1、甲\n\n2、乙\n\n3、丙\n\n", "1、甲\n2、乙\n3、丙\n", "Option A：甲\n\nOption B：乙\n\n",
+                                  "1. 甲\n2) 乙\n3、丙\n\n"]),
     }
 
 
@@ -68,6 +72,9 @@ def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
         "labelled-tables": "### 主推\n\n| 机型 | 价格 |\n|---|---|\n| 甲 | 1 元 |\n| 乙 | 2 元 |\n\n",
         "titles": "推荐《书》和**《书》**、", "commented-json": "```json\n// 注\n[1]\n```\n",
         "named-last": "我会选 **X1 C**：\n- 约 9 元，1kg\n\n", "inline-stated": "推荐这 3 款：甲（约 1 元）、乙、丙。\n\n",
+        # many short runs, each numbering again from 1: a run's last entry once read to the end of the answer
+        "restarting-runs": "1、甲\n\n2、乙\n\n3、丙\n\n", "mixed-markers": "1. 甲\n2) 乙\n3、丙 1 元\n\n",
+        "summary-rows": "| 型号 | 价格 |\n|---|---|\n| 甲 | 1 元 |\n| 合计 | 1 元 |\n\n",
     }
     def judge_all(trajectory: Trajectory) -> None:
         subject = Subject(trajectory)
