@@ -30,10 +30,6 @@ class CasesConfig(_Strict):
     ids: tuple[str, ...] = ()
 
 
-
-
-
-
 DimensionLine = Literal["min_a", "min_delta"]
 
 

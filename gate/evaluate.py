@@ -21,7 +21,6 @@ Rubrics = Mapping[int, Outcome]
 """Outcomes of rubric constraints, keyed by ``id()`` of the rubric's Constraint node."""
 
 
-
 class FieldKeeper(Protocol):
     """What keeps each run's consistency fields while it is judged (gate.scoring.readings.Readings):
     judging only hands it the parsed subject, so the reading stays with what measures it."""
