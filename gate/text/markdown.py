@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
+from gate.text.cues import BOLD_LEAD_RE, marker, strip_marker
 from gate.text.formatting import Formatting, formatting_of
 from gate.text.nodes import leading_bold, plain_text, source_lines, syntax_tree, table_cells
 
@@ -27,14 +28,6 @@ def _parser() -> MarkdownIt:
     # Indented code blocks are off: models fence their code, and a paragraph indented by four
     # spaces (as Chinese text often is) is prose, not code.
     return MarkdownIt("commonmark").enable(["table", "strikethrough"]).disable("code")
-
-
-# A numbered line inside a paragraph ("4. 联想小新 Pro 14 —— 约 5,499 元", "3、南京"): "4." that CommonMark
-# lets no paragraph be interrupted by, or a delimiter it does not know; the plain text of the same
-# line starts with the marker too.
-_NUMBERED_LINE_RE = re.compile(r"[ ]{0,3}(?P<number>\d{1,9})(?:[.)][ \t]+|[、．）][ \t]*)(?P<rest>\S.*)")
-_MARKER_TEXT_RE = re.compile(r"^\s*\d{1,9}(?:[.)][ \t]+|[、．）][ \t]*)")
-_BOLD_START_RE = re.compile(r"(\*\*|__)(?P<bold>\S.*?)\1")
 
 
 @dataclass
@@ -114,8 +107,7 @@ class MarkdownDoc:
             if block.kind != "list" or block.node is None:
                 if block.kind == "heading":
                     last_ordered = None
-                numbered_on = self._numbered_on(block, last_ordered) if last_ordered is not None else []
-                if last_ordered is not None and numbered_on:
+                if last_ordered is not None and (numbered_on := self._numbered_on(block, last_ordered)):
                     last_ordered.items.extend(numbered_on)
                     last_ordered.end_line = numbered_on[-1].end_line
                     since = []
@@ -176,18 +168,19 @@ class MarkdownDoc:
 
     def _numbered_lines(self, first: int, texts: list[str], expected: int) -> tuple[int, list[Block]]:
         """The lines of a paragraph (from source line ``first``; ``texts`` its plain text by line) that
-        number on from ``expected``, each an entry with the lines up to the next; and how many lines
-        come before the first entry."""
+        number on from ``expected`` ("4. …", "3、…": what CommonMark lets no paragraph be interrupted
+        by, or a delimiter it does not know), each an entry with the lines up to the next; and how
+        many lines come before the first entry."""
         entries: list[Block] = []
         before = len(texts)
         for offset, text in enumerate(texts):
             line = first + offset
-            source = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-            match = _NUMBERED_LINE_RE.match(unquote(source))
-            if match is not None and int(match.group("number")) == expected + len(entries):
+            source = unquote(self.lines[line - 1]) if 0 < line <= len(self.lines) else ""
+            numbered = marker(source)
+            if numbered is not None and numbered[0].startswith("arabic") and numbered[1] == expected + len(entries):
                 before = min(before, offset)
-                head = _MARKER_TEXT_RE.sub("", text, count=1).strip()
-                bold = _BOLD_START_RE.match(match.group("rest"))
+                head = strip_marker(text)
+                bold = BOLD_LEAD_RE.match(strip_marker(source))
                 entries.append(Block(kind="list_item", text=head, line=line, end_line=line, head=head,
                                      bold=bold.group("bold").strip() if bold else None))
             elif entries:

@@ -13,6 +13,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 
 from gate.text.cues import (
     BOLD_LEAD_RE,
@@ -135,36 +136,42 @@ def _closing(unit: Unit, before: Unit | None) -> bool:
 
 def _attach_bodies(run: Run, all_units: list[Unit], stop: int) -> None:
     """Give each entry the units up to the next entry, then take a closing remark off the last."""
-    lines_after = len(run.entries) >= 2 and run.entries[-1].level == 0
-    for index, entry in enumerate(run.entries):
-        last = index + 1 == len(run.entries)
-        end = stop if last else run.entries[index + 1].unit
-        # A line entry's own paragraph is its text; after a blank line the last takes no more than its
-        # siblings took, so prose after the list ("以上就是……") does not join the last item. Read that
-        # far and no further: a run's last entry read to the end of the answer made an answer of many
-        # short runs ("1、… 5、" restarting) quadratic.
-        most = max(len(e.body) for e in run.entries[:-1]) if last and lines_after else None
-        head_block = all_units[entry.unit].block
-        # numbering in the same style that starts again is another list, not the last entry's text
-        style = marker(all_units[entry.unit].text) if last and run.kind == "numbered" and entry.level == 0 else None
-        own: int | None = None
-        for position in range(entry.unit + 1, end):
-            unit = all_units[position]
-            if _ends_body(entry, unit):
-                break
-            if style is not None and unit.kind == "line" and (again := marker(unit.text)) and again[0] == style[0]:
-                break
-            taken = len(entry.body)
-            if most is not None:
-                if own is None and (unit.kind != "line" or unit.block != head_block):
-                    own = taken
-                if own is not None and taken >= max(own, most):
-                    break
-            entry.body.append(unit)
-    last_entry = run.entries[-1]
-    closing = next((i for i, u in enumerate(last_entry.body) if _closing(u, last_entry.body[i - 1] if i else None)), None)
+    for entry, following in pairwise(run.entries):
+        _take(entry, all_units, following.unit)
+    last = run.entries[-1]
+    if last.level or len(run.entries) < 2:
+        _take(last, all_units, stop)  # a heading's section runs to the next heading
+    else:
+        # A line entry's own paragraph is its text; after a blank line it takes no more than its
+        # siblings took, so prose after the list ("以上就是……") does not join the last item; and
+        # numbering of its own style that starts again is another list. Read that far and no
+        # further: reading to the end of the answer made an answer of many short runs quadratic.
+        restart = marker(all_units[last.unit].text) if run.kind == "numbered" else None
+        _take(last, all_units, stop, most=max(len(e.body) for e in run.entries[:-1]),
+              restart=restart[0] if restart else None)
+    closing = next((i for i, u in enumerate(last.body) if _closing(u, last.body[i - 1] if i else None)), None)
     if closing is not None:
-        del last_entry.body[closing:]
+        del last.body[closing:]
+
+
+def _take(entry: Entry, all_units: list[Unit], end: int, *, most: int | None = None, restart: str | None = None) -> None:
+    """Give ``entry`` the units after it up to ``end`` or a unit that ends its body. With ``most``:
+    no more than its own paragraph's lines, or ``most`` units if that is more; with ``restart``: up
+    to a line numbered in that style."""
+    head_block = all_units[entry.unit].block
+    own: int | None = None  # the units of the entry's own paragraph, once it has ended
+    for position in range(entry.unit + 1, end):
+        unit = all_units[position]
+        if _ends_body(entry, unit):
+            return
+        if restart is not None and unit.kind == "line" and (again := marker(unit.text)) and again[0] == restart:
+            return
+        if most is not None:
+            if own is None and (unit.kind != "line" or unit.block != head_block):
+                own = len(entry.body)
+            if own is not None and len(entry.body) >= max(own, most):
+                return
+        entry.body.append(unit)
 
 
 def _entry(index: int, unit: Unit, number: int) -> Entry:
