@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from gate.case import Case
 from gate.config import DecisionConfig, Thresholds
+from gate.policy import baseline_noise, never, outage, regressions
 from gate.policy import evidence as decision
-from gate.policy import outage, regressions
 from gate.policy.thresholds import Finding, Level, gate_passed, sort_findings
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics, dimension_key
@@ -36,13 +36,14 @@ def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metr
            partial: bool = False, interrupted: bool = False, notes: list[Finding] | None = None) -> Decision:
     """Findings of the seeds' lines (not for a shard: the merged result is judged), the baseline and
     its regressions, consistency, an outage and an interruption — sorted — and the verdict they give."""
-    findings: list[Finding] = []
+    findings: list[Finding] = never.findings(cases, verdicts, comparison.accepted)
     if partial:
         findings.append(Finding(level=Level.INFO, rule="shard",
                                 message="thresholds are enforced on the merged result (`gate merge`)"))
     else:
         measured = frozenset(dimension_key(cases[c.case_id]) for c in (consistency.cases if consistency else ()))
-        findings += decision.line_findings(computed, thresholds, settings, measured)
+        lines = decision.line_findings(computed, thresholds, settings, measured)
+        findings += baseline_noise.settle(lines, computed, comparison, cases, settings)
     pairs = regressions.decide(computed, comparison, alpha=settings.alpha, point=settings.mode == "point")
     findings += decision.baseline_notes(comparison) + list(notes or [])
     findings += decision.pair_findings(pairs, computed, settings)

@@ -92,6 +92,11 @@ def p_value(before: RunCount, now: RunCount) -> float:
     return fisher_less(before.passed, before.judged, now.passed, now.judged)
 
 
+def fails_by_majority_now(before: RunCount, now: RunCount) -> bool:
+    """Passed by majority in the baseline, and passes by majority no more."""
+    return 2 * before.passed > before.judged and 2 * now.passed <= now.judged
+
+
 def can_still_regress(before: RunCount, now: RunCount, remaining: int, alpha: float) -> bool:
     """Whether ``remaining`` more runs, all failing, could bring the test to ``alpha``."""
     return fisher_less(before.passed, before.judged, now.passed, now.judged + remaining) <= alpha
@@ -111,8 +116,9 @@ def decide(metrics: Metrics, comparison: Comparison, *, alpha: float, point: boo
     """A decision for every suspicious pair, in key order.
 
     Confidence mode: regressed when the p-value meets the family's corrected level; inconclusive
-    when it does not, but the pair passes by majority no more (or the test is significant before
-    the correction); cleared otherwise — a flake. Point mode: regressed when every baseline run
+    when it does not, but the test is significant before the correction, or a pair that never
+    failed in the baseline passes by majority no more; cleared otherwise — a flake (a pair the
+    baseline already saw fail is judged by its test alone: flaky there, flaky here). Point mode: regressed when every baseline run
     passed and a run fails now.
     """
     pairs = compared_pairs(metrics, comparison)
@@ -128,10 +134,9 @@ def decide(metrics: Metrics, comparison: Comparison, *, alpha: float, point: boo
         if not suspicious(before, now):
             continue
         p = p_value(before, now)
-        newly_failing = 2 * before.passed > before.judged and 2 * now.passed <= now.judged
         if p <= level:
             outcome, needed = PairOutcome.REGRESSED, None
-        elif p <= alpha or newly_failing:
+        elif p <= alpha or (fails_by_majority_now(before, now) and before.passed == before.judged):
             outcome, needed = PairOutcome.INCONCLUSIVE, runs_needed(before, now, level)
         else:
             outcome, needed = PairOutcome.CLEARED, None
@@ -142,10 +147,15 @@ def decide(metrics: Metrics, comparison: Comparison, *, alpha: float, point: boo
 
 def still_open(metrics: Metrics, comparison: Comparison, *, alpha: float, remaining: int) -> list[Pair]:
     """Suspicious pairs that more runs could still settle: not yet regressed at a level that cannot
-    tighten further, and able to reach ``alpha`` if every remaining run failed."""
+    tighten further, and either able to reach ``alpha`` if every remaining run failed or failing by
+    majority now (a flake of a flaky case: 1 of 2 against 4 of 5 — more runs clear it or keep it
+    failing, where stopping would leave it undecided)."""
     pairs = compared_pairs(metrics, comparison)
     suspects = {key: counts for key, counts in pairs.items() if suspicious(*counts)}
     # Confirming early is safe only at a level no later round can tighten: one per suspect.
     early = min(family_level(pairs, alpha), alpha / max(len(suspects), 1))
+    if remaining <= 0:
+        return []
     return [key for key, (before, now) in suspects.items()
-            if p_value(before, now) > early and can_still_regress(before, now, remaining, alpha)]
+            if p_value(before, now) > early
+            and (can_still_regress(before, now, remaining, alpha) or fails_by_majority_now(before, now))]

@@ -121,6 +121,8 @@ def compared(base: dict[str, tuple[int, int]], now: dict[str, tuple[int, int]]) 
     pytest.param((5, 5), (2, 5), PairOutcome.INCONCLUSIVE, id="fails by majority but not yet significant"),
     pytest.param((1, 1), (0, 5), PairOutcome.INCONCLUSIVE, id="a one-run baseline cannot confirm"),
     pytest.param((20, 25), (4, 5), PairOutcome.CLEARED, id="a flaky case as flaky as before"),
+    pytest.param((4, 5), (1, 2), PairOutcome.CLEARED, id="flaky in the baseline, failing by majority now: its test decides"),
+    pytest.param((5, 5), (1, 2), PairOutcome.INCONCLUSIVE, id="never failed in the baseline, failing by majority now"),
 ])
 def test_pair_outcomes(base: tuple[int, int], now: tuple[int, int], expected: PairOutcome) -> None:
     metrics, comparison = compared({"x": base}, {"x": now})
@@ -155,6 +157,14 @@ def test_which_pairs_stay_open_for_reruns() -> None:
     # a: failing, could be confirmed; b: passing, nothing to confirm; c: rarely passed before, no test can tell
     assert regressions.still_open(metrics, comparison, alpha=0.05, remaining=4) == [("c0", "A")]
     assert regressions.still_open(metrics, comparison, alpha=0.05, remaining=0) == []
+
+
+def test_a_pair_failing_by_majority_is_rerun_even_when_no_run_left_could_confirm_it() -> None:
+    # 1 of 2 against 4 of 5: three more failing runs could not reach alpha, yet stopping would leave a
+    # flake of a flaky case undecided; 3 of 4 passes by majority and is left alone
+    metrics, comparison = compared({"a": (4, 5), "b": (4, 5)}, {"a": (1, 2), "b": (3, 4)})
+    assert not regressions.can_still_regress(RunCount(passed=4, judged=5), RunCount(passed=1, judged=2), 3, 0.05)
+    assert regressions.still_open(metrics, comparison, alpha=0.05, remaining=3) == [("c0", "A")]
 
 
 def test_regression_messages_carry_the_counts_and_the_test() -> None:
