@@ -112,6 +112,10 @@ class ResultsFile(_Part):
     schema_: Literal["gate.results/v1"] = Field(alias="schema")
     cases_digest: str
     passed: StrictBool
+    """The gate did not fail: its exit code was 0 (an inconclusive run too, unless
+    ``decision.fail_on_inconclusive``); ``verdict`` says which."""
+    verdict: Literal["passed", "inconclusive", "failed", "unavailable", "interrupted"] | None = None
+    """The verdict word (absent from files written before it was recorded)."""
     results: list[RunRecord]
     metrics: MetricsRecord
     findings: list[FindingRecord]

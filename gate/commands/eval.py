@@ -16,6 +16,7 @@ from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases
 from gate.pipeline import consistency_report, judge_stream
 from gate.policy.decide import decide
+from gate.policy.thresholds import verdict_of
 from gate.records import iter_trajectories
 from gate.report.table import verdict_table
 from gate.results import results_head, results_text
@@ -56,7 +57,8 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
         for finding in findings:
             click.echo(f"[{finding.level.value}] {one_line(finding.message)}")
         if json_out:
-            extra: dict[str, object] = {"consistency": consistency.as_json() if consistency else None}
+            extra: dict[str, object] = {"consistency": consistency.as_json() if consistency else None,
+                                        "verdict": verdict_of(findings, config.fail_on, interrupted=interrupted)}
             if interrupted:
                 extra["interrupted"] = True
             head = results_head(cases_digest=case_set.digest, metrics=computed.as_json(),

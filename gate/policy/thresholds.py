@@ -57,9 +57,15 @@ def rank(level: Level) -> int:
     return _RANK[level]
 
 
+_FIRST = {"zero-tolerance": 0, "bar-lowered": 1, "zero-tolerance-accepted": 2}
+"""Rules named before the rest of their level: a broken never-rule, then a lowered bar."""
+
+
 def sort_findings(findings: list[Finding]) -> list[Finding]:
-    """Most serious first, then by dimension, case and rule — a stable order for reports."""
-    return sorted(findings, key=lambda f: (_RANK[f.level], f.dimension or "", f.case_id or "", f.rule, f.group or ""))
+    """Most serious first (a broken never-rule before every other red line), then by dimension,
+    case and rule — a stable order for reports."""
+    return sorted(findings, key=lambda f: (_RANK[f.level], _FIRST.get(f.rule, len(_FIRST)), f.dimension or "",
+                                           f.case_id or "", f.rule, f.group or ""))
 
 
 def at_least(value: float | None, threshold: float) -> bool:
@@ -155,3 +161,23 @@ def gate_passed(findings: list[Finding], fail_on: str) -> bool:
     """True when no finding is at or above the ``fail_on`` level."""
     limit = _RANK[FAIL_ON[fail_on]]
     return not any(_RANK[f.level] <= limit for f in findings)
+
+
+Verdict = Literal["passed", "inconclusive", "failed", "unavailable", "interrupted"]
+"""The one word a run ends in. ``inconclusive``: nothing failed, but a decision lacked the evidence
+to say pass — never shown as a pass; its exit code follows ``decision.fail_on_inconclusive``."""
+
+
+def verdict_of(findings: list[Finding], fail_on: str, *, unavailable: bool = False,
+               interrupted: bool = False) -> Verdict:
+    """The verdict word: a failure outranks an open decision, which outranks a pass."""
+    if interrupted:
+        return "interrupted"
+    if unavailable:
+        return "unavailable"
+    limit = _RANK[FAIL_ON[fail_on]]
+    if any(_RANK[f.level] <= limit and f.outcome != "inconclusive" for f in findings):
+        return "failed"
+    if any(f.outcome == "inconclusive" and f.level is not Level.INFO for f in findings):
+        return "inconclusive"
+    return "passed"

@@ -22,6 +22,9 @@ from gate.verdict import RunVerdict, Status
 
 MAX_BYTES = 65_000
 _ICON = {Level.RED_LINE: "🛑", Level.ERROR: "❌", Level.WARNING: "⚠️", Level.INFO: "ℹ️"}
+_HEADS = {"passed": "✅ **agent-gate passed**", "inconclusive": "⚠️ **agent-gate inconclusive**",
+          "failed": "❌ **agent-gate failed**", "unavailable": "🔌 **agent-gate could not reach the agent**",
+          "interrupted": "❌ **agent-gate failed**"}
 
 
 def _marker() -> str:
@@ -45,9 +48,7 @@ def _cell(report: GateReport, m: GroupMetrics | None) -> str:
 def verdict_line(report: GateReport) -> str:
     counts = {level: sum(f.level is level for f in report.findings) for level in Level}
     parts = [f"{counts[Level.RED_LINE]} red line(s)", f"{counts[Level.ERROR]} error(s)", f"{counts[Level.WARNING]} warning(s)"]
-    head = "✅ **agent-gate passed**" if report.passed else "❌ **agent-gate failed**"
-    if report.unavailable:
-        head = "🔌 **agent-gate could not reach the agent**"
+    head = _HEADS[report.verdict]
     scope = f" · shard {report.shard[0]}/{report.shard[1]}" if report.shard else ""
     stopped = " · ⚠️ interrupted: partial results" if report.interrupted else ""
     return f"## {head} — {', '.join(parts)}{scope}{stopped}"
@@ -61,6 +62,28 @@ def context_line(report: GateReport) -> list[str]:
     if report.context.get("run_url"):
         parts.append(f"[workflow run]({report.context['run_url']})")
     return [" · ".join(parts), ""] if parts else []
+
+
+def verdict_note(report: GateReport) -> list[str]:
+    """An inconclusive verdict names each open decision and what would decide it; a pass with no
+    baseline says what it could not check."""
+    if report.verdict == "inconclusive":
+        open_ = report.undecided
+        exit_ = ("fails the gate (`decision.fail_on_inconclusive: true`)" if not report.passed else
+                 "leaves the exit code 0 (`decision.fail_on_inconclusive: false`)")
+        lines = [f"> [!WARNING]\n> Not a pass: {len(open_)} decision(s) lack the evidence to say this agent is fine; "
+                 f"this {exit_}."]
+        lines += [f"> - {own(f.message)}" for f in open_[:MAX_OPEN]]
+        more = len(open_) - MAX_OPEN
+        return [*lines, *([f"> - … {more} more under Findings"] if more > 0 else []), ""]
+    if report.verdict == "passed" and not report.comparison.present and report.shard is None:
+        return ["> [!NOTE]\n> Thresholds only: there is no baseline, so no regression could be checked; "
+                "`gate baseline update` records one from fresh runs.", ""]
+    return []
+
+
+MAX_OPEN = 5
+"""Open decisions listed under an inconclusive headline; the rest are under Findings."""
 
 
 def cache_line(report: GateReport) -> list[str]:
@@ -242,7 +265,8 @@ def footer(report: GateReport) -> list[str]:
 def render(report: GateReport, *, with_marker: bool = True) -> str:
     """The comment body; detail sections are dropped from the end until it fits."""
     head = [_marker(), ""] if with_marker else []
-    head += [verdict_line(report), "", *context_line(report), *cache_line(report), *sources_line(report)]
+    head += [verdict_line(report), "", *verdict_note(report), *context_line(report), *cache_line(report),
+             *sources_line(report)]
     sections: list[Callable[[GateReport], list[str]]] = [
         newly_failing_section, lambda r: findings_section(r.findings), moved_section, newly_passing_section,
         full_table_section, consistency_section, failing_section,

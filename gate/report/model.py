@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gate.case import Case
 from gate.config import DecisionConfig, JunitConfig
 from gate.policy.regressions import PairDecision
-from gate.policy.thresholds import Finding
+from gate.policy.thresholds import Finding, Level, Verdict, verdict_of
 from gate.results import results_head, results_text
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
@@ -52,6 +52,17 @@ class GateReport:
     """How long the run took, agent calls to judging (JUnit's total time); None when not measured."""
     """Where the gate ran: ``commit`` and ``run_url`` on GitHub Actions."""
 
+    @property
+    def verdict(self) -> Verdict:
+        """passed · inconclusive (a decision lacked evidence; never shown as a pass) · failed ·
+        unavailable · interrupted."""
+        return verdict_of(self.findings, self.fail_on, unavailable=self.unavailable, interrupted=self.interrupted)
+
+    @property
+    def undecided(self) -> list[Finding]:
+        """The open decisions behind an inconclusive verdict, most serious first."""
+        return [f for f in self.findings if f.outcome == "inconclusive" and f.level is not Level.INFO]
+
     def unjudged(self) -> tuple[int, int, int]:
         """Runs that pass on their rules with rubrics unjudged, judge-only runs, and rubrics left."""
         rules_only = sum(1 for v in self.verdicts if v.status is Status.PASS and v.unjudged)
@@ -75,6 +86,7 @@ class GateReport:
             "fail_on": self.fail_on,
             "shard": {"k": self.shard[0], "n": self.shard[1]} if self.shard else None,
             "interrupted": self.interrupted,
+            "verdict": self.verdict,
             "agent_unavailable": self.unavailable,
             "cached_answers": self.cached,
             "context": self.context,

@@ -33,7 +33,6 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
     flakes = [f"{d.case_id} ({d.group}) {d.now.shown()}" for d in report.regressions if d.outcome.value == "cleared"]
     if flakes:
         lines.append(f"[info] flaky, not regressed: {', '.join(flakes)}")
-    verdict = "AGENT UNAVAILABLE" if report.unavailable else "PASSED" if report.passed else "FAILED"
     reruns = f" ({report.reruns} confirm reruns)" if report.reruns else ""
     rules_only, judge_only, rubrics = report.unjudged()
     if rubrics:
@@ -42,9 +41,28 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
     decided = f"decisions: {report.decision.mode}" + (f", alpha {report.decision.alpha:g}"
                                                        if report.decision.mode == "confidence" else "")
     cached = f" · {report.cached} answers from the cache" if report.cached else ""
-    lines += ["", f"gate {verdict}: {len(report.verdicts)} runs judged{reruns}{cached} · {decided} · reports in "
-              + ", ".join(str(p) for p in paths.values())]
+    lines += ["", f"gate {verdict_word(report)}: {len(report.verdicts)} runs judged{reruns}{cached} · {decided}"
+              f"{verdict_tail(report)} · reports in " + ", ".join(str(p) for p in paths.values())]
     return "\n".join(lines)
+
+
+WORDS = {"passed": "PASSED", "inconclusive": "INCONCLUSIVE", "failed": "FAILED", "unavailable": "AGENT UNAVAILABLE",
+         "interrupted": "INTERRUPTED"}
+
+
+def verdict_word(report: GateReport) -> str:
+    return WORDS[report.verdict]
+
+
+def verdict_tail(report: GateReport) -> str:
+    """What an inconclusive verdict lacks, and what a pass without a baseline did not check."""
+    if report.verdict == "inconclusive":
+        open_ = report.undecided
+        exit_ = "fails the gate" if not report.passed else "exit 0 (decision.fail_on_inconclusive: false)"
+        return f" · {len(open_)} decision(s) lack evidence, see the [{open_[0].level.value}] lines for what would decide each · {exit_}"
+    if report.verdict == "passed" and not report.comparison.present and report.shard is None:
+        return " · thresholds only: no baseline to compare with (`gate baseline update` records one)"
+    return ""
 
 
 def _reasons(report: GateReport, finding: Finding) -> list[str]:
