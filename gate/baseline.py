@@ -46,6 +46,19 @@ class StoredCount(Model):
         return RunCount(passed=self.passed, judged=self.runs)
 
 
+class Acceptance(Model):
+    """A known violation of a never-rule (a ``zero_tolerance`` constraint), accepted on the record:
+    while it stands, the violation warns instead of failing, and every report lists it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    case_id: str = Field(min_length=1)
+    constraint: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
+    accepted_on: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    """The day it was accepted (YYYY-MM-DD)."""
+
+
 class Baseline(Model):
     """baselines/<name>.json: per-(case, group) pass counts, per-dimension rates, digest, identity."""
 
@@ -60,12 +73,17 @@ class Baseline(Model):
     cases: dict[str, dict[str, StoredCount]]
     calibration: dict[str, Any] | None = None
     """What `gate baseline update --runs` measured: flaky cases and the runs needed to decide."""
+    accepted: tuple[Acceptance, ...] = ()
+    """Never-rule violations accepted on the record (`gate baseline accept`), kept across updates."""
     converted_from_v1: bool = Field(False, exclude=True)
     """Read from a v1 file (one run per case): too thin for most decisions; never written."""
 
     def count(self, case_id: str, group: str) -> RunCount | None:
         stored = self.cases.get(case_id, {}).get(group)
         return stored.count() if stored is not None else None
+
+    def acceptance(self, case_id: str, constraint: str) -> Acceptance | None:
+        return next((a for a in self.accepted if (a.case_id, a.constraint) == (case_id, constraint)), None)
 
 
 class _BaselineV1(Model):
@@ -108,7 +126,10 @@ def from_results(document: ResultsFile, where: str = "results.json") -> Baseline
 
 
 def write(path: Path, baseline: Baseline) -> None:
-    write_json(path, baseline.model_dump(mode="json", by_alias=True, exclude_none=True))
+    data = baseline.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if not baseline.accepted:
+        del data["accepted"]  # files without acceptances stay as they were
+    write_json(path, data)
 
 
 def load(path: Path) -> Baseline | None:

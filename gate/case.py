@@ -94,6 +94,9 @@ class Constraint(_Strict):
     all_of: tuple[Constraint, ...] | None = None
     any_of: tuple[Constraint, ...] | None = None
     not_: Constraint | None = Field(None, alias="not")
+    zero_tolerance: bool = False
+    """A never-rule: one run that breaks it fails the gate, whatever the rates, the baseline or the
+    reruns say (a forbidden write tool: one call is one wrong refund). Rules only, top level only."""
 
     _parsed: Any = PrivateAttr(None)
     checked_elsewhere: ClassVar[frozenset[str]] = frozenset({"params"})  # by the checker's own model
@@ -109,6 +112,10 @@ class Constraint(_Strict):
             value = getattr(self, key)
             if value is not None and len(value) < 2:
                 raise ValueError(f"{key} needs at least two constraints")
+        if self.zero_tolerance and not self.is_rule:
+            raise ValueError("zero_tolerance needs a rule: a judge rubric cannot decide a run on its own")
+        if any(child.zero_tolerance for child in self.children):
+            raise ValueError("zero_tolerance belongs on the top-level constraint, not inside a combinator")
         return self
 
     @property

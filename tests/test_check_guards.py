@@ -68,10 +68,10 @@ def test_baseline_update_refuses_partial_results(project: Path) -> None:
     results = project / "gate-results" / "results.json"
     document = json.loads(results.read_text())
     results.write_text(json.dumps({**document, "interrupted": True}), encoding="utf-8")
-    code, out = invoke("baseline", "update")
+    code, out = invoke("baseline", "update", "--results")
     assert code == 2 and "results are partial" in out
     results.write_text(json.dumps({**document, "metrics": []}), encoding="utf-8")
-    code, out = invoke("baseline", "update")
+    code, out = invoke("baseline", "update", "--results")
     assert code == 2 and "not a results.json: metrics: Input should be a valid dictionary" in out
 
 

@@ -198,13 +198,13 @@ def test_baseline_update_refuses_to_lower_the_bar_unseen(project: Path, monkeypa
     before = (project / "baselines" / "main.json").read_bytes()
     monkeypatch.setenv("BAD", "B3-QC-02:B:*")
     assert invoke("check")[0] == 1
-    code, out = invoke("baseline", "update")  # recording the failed check would hide the regression
+    code, out = invoke("baseline", "update", "--results")  # recording the failed check would hide the regression
     assert code == 1
     assert "baseline diff: lowered (1): B3-QC-02 (B) 3/3 → 0/3 runs" in out
     assert ("gate: refused: the new baseline lowers the bar for 1 case(s) that passed before "
             "(B3-QC-02 (B) 3/3 → 0/3 runs); fix them, or record it with --accept-regressions") in out
     assert (project / "baselines" / "main.json").read_bytes() == before
-    code, out = invoke("baseline", "update", "--accept-regressions")
+    code, out = invoke("baseline", "update", "--results", "--accept-regressions")
     assert code == 0 and "baseline written to" in out
     monkeypatch.delenv("BAD")
     code, out = invoke("baseline", "update", "--runs", "3")

@@ -102,16 +102,20 @@ def test_a_regressed_golden_case_fails_the_gate_and_is_named(tmp_path: Path, mon
     assert "**B3-PC-01** [A]" in comment.split("Newly failing cases")[1]
     xml = junitparser.JUnitXml.fromfile(str(tmp_path / "junit.xml"))
     failing = [c for s in xml for c in s if c.result and isinstance(c.result[0], junitparser.Failure)]
-    # one broken case: one failing testcase (its 8 failing runs inside), plus the gate's own rule
-    assert sorted(c.name for c in failing) == ["B3-PC-01", "regression"]
+    # one broken case: one failing testcase (its 8 failing runs inside), plus the gate's own rules: the
+    # never-rule it breaks and the regression
+    assert sorted(c.name for c in failing) == ["B3-PC-01", "regression", "zero-tolerance"]
     assert failing[0].result[0].message.startswith("A run 0: no_sony (terms:forbidden): 2 forbidden mention(s)")
     assert "B run 3: [fail] no_sony" in failing[0].result[0].text
     assert "    ↳ run 0: no_sony (terms:forbidden): 2 forbidden mention(s)" in out
     _matches_the_docs(tmp_path / "comment.md", "comment-failing.md")
     document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     errors = [line for line in annotations(ResultsFile.model_validate(document), {}) if line.startswith("::error")]
-    assert len(errors) == 1, errors  # one broken case: one error, its 8 failing runs counted in the title
-    assert errors[0].startswith("::error title=B3-PC-01 failed in 8 runs (A run 0%2C A run 1%2C A run 2%2C A run 3%2C B run 0")
+    # the never-rule it breaks first, once per group, then the case: its 8 failing runs counted in the title
+    assert [e.split("::")[1] for e in errors[:2]] == ["error title=never-rule broken%3A B3-PC-01"] * 2
+    assert errors[0].split("::")[2].startswith("B3-PC-01 (A): never-rule `no_sony` broken in 4 of 4 runs")
+    assert len(errors) == 3, errors
+    assert errors[2].startswith("::error title=B3-PC-01 failed in 8 runs (A run 0%2C A run 1%2C A run 2%2C A run 3%2C B run 0")
 
 
 def _matches_the_docs(comment: Path, example: str) -> None:

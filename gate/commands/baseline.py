@@ -1,9 +1,12 @@
-"""`gate baseline update`: write the baseline from the latest results, or (``--runs N``) from N fresh
-runs, and say how noisy it is; it refuses to lower the bar unless asked.
+"""`gate baseline update`: write the baseline from fresh runs of every case (``decision.baseline_runs``
+of them by default, ``--runs N``), or — explicitly — from a results file (``--results``); say how
+noisy it is; refuse to lower the bar unless asked.
 
 The baseline then knows each (case, group)'s pass rate rather than one status, and the printout
 lists the flaky pairs and how many runs per case would detect a drop of ``decision.effect`` with
-``decision.power`` — the numbers to set ``confirm_runs`` and the baseline's ``--runs`` by.
+``decision.power`` — the numbers to set ``confirm_runs`` and ``baseline_runs`` by. A baseline of
+one run per case cannot confirm a regression (one failing run against one passing one is p = 0.5),
+so recording from a results file with fewer runs than ``decision.baseline_runs`` warns.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from gate.baseline_diff import diff
 from gate.commands.merge import read_results
 from gate.config import GateConfig, load_config
 from gate.confirm import judge_for, judged
-from gate.errors import EXIT_FAILED, EXIT_PASSED, GateError
+from gate.errors import EXIT_FAILED, EXIT_PASSED, GateError, did_you_mean
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import identity, select_cases
@@ -87,16 +90,17 @@ def describe(calibration: dict[str, Any]) -> str:
 
 def update(config_path: str | None, results_path: str | None, out_path: str | None, runs: int | None,
            accept_regressions: bool) -> int:
-    """Write the baseline; 1 when it would lower the bar and that was not accepted (nothing written)."""
+    """Write the baseline; 1 when it would lower the bar and that was not accepted (nothing written).
+    ``results_path``: record that results file ("" for the latest, in out_dir) instead of fresh runs."""
     config = load_config(config_path)
     target = Path(out_path) if out_path else config.resolve(config.baseline)
     old = baseline.load(target)  # a corrupt one is an error before any agent call
-    if runs is not None:
-        if results_path:
-            raise GateError("--runs records fresh runs; it cannot be combined with --results")
+    if results_path is None:
         made, total = record(config, runs or config.decision.baseline_runs)
         click.echo(describe(made.calibration or {}))
     else:
+        if runs is not None:
+            raise GateError("--runs records fresh runs; it cannot be combined with --results")
         source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
         document = read_results(source)
         if document.shard is not None:
@@ -104,11 +108,26 @@ def update(config_path: str | None, results_path: str | None, out_path: str | No
         if document.interrupted:
             raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
         made, total = baseline.from_results(document, str(source)), len(document.results)
+        _warn_if_thin(made, config.decision.baseline_runs, source)
+    if old is not None and old.accepted:
+        made = made.model_copy(update={"accepted": old.accepted})  # acceptances stand until revoked
     if not _may_replace(old, made, accept_regressions, target):
         return EXIT_FAILED
     baseline.write(target, made)
     click.echo(f"baseline written to {target} ({total} runs)")
     return EXIT_PASSED
+
+
+def _warn_if_thin(made: baseline.Baseline, wanted: int, source: Path) -> None:
+    """A baseline from fewer runs than ``decision.baseline_runs`` is said to be thin, with the way out."""
+    runs = [count.runs for groups in made.cases.values() for count in groups.values()]
+    fewest = min(runs, default=wanted)
+    if fewest >= wanted:
+        return
+    click.echo(f"gate: warning: {source} holds {fewest} run(s) for some (case, group) pairs, fewer than "
+               f"decision.baseline_runs ({wanted}): a baseline this thin cannot confirm most regressions (one "
+               "failing run against one passing one is p = 0.5) — `gate baseline update` without --results "
+               f"records {wanted} fresh runs per case", err=True)
 
 
 def _may_replace(old: baseline.Baseline | None, new: baseline.Baseline, accept: bool, target: Path) -> bool:
@@ -124,3 +143,42 @@ def _may_replace(old: baseline.Baseline | None, new: baseline.Baseline, accept: 
                    f"(nothing written to {target})", err=True)
         return False
     return True
+
+
+def accept(config_path: str | None, case_id: str, constraint_id: str, reason: str | None, revoke: bool,
+           out_path: str | None, today: str | None = None) -> int:
+    """Record (or revoke) the acceptance of a never-rule's known violation in the baseline."""
+    import datetime
+
+    config = load_config(config_path)
+    target = Path(out_path) if out_path else config.resolve(config.baseline)
+    old = baseline.load(target)
+    if old is None:
+        raise GateError("no baseline to record the acceptance in: record one first (`gate baseline update`)",
+                        where=str(target))
+    cases = load_cases(config.resolve(config.cases.path), config.suites).cases
+    case = cases.get(case_id)
+    if case is None:
+        raise GateError(f"unknown case '{case_id}'{did_you_mean(case_id, cases)}")
+    rule = case.constraint(constraint_id)
+    if rule is None:
+        raise GateError(f"case {case_id} has no constraint '{constraint_id}'"
+                        f"{did_you_mean(constraint_id, [c.id for c in case.constraints if c.id])}", where=case.path)
+    if not rule.zero_tolerance:
+        raise GateError(f"{case_id}: constraint '{constraint_id}' is not a never-rule (zero_tolerance: true): its "
+                        "failures are weighed as rates and need no acceptance", where=case.path)
+    kept = tuple(a for a in old.accepted if (a.case_id, a.constraint) != (case_id, constraint_id))
+    if revoke:
+        if len(kept) == len(old.accepted):
+            raise GateError(f"no acceptance of {case_id} `{constraint_id}` to revoke", where=str(target))
+        baseline.write(target, old.model_copy(update={"accepted": kept}))
+        click.echo(f"revoked the acceptance of {case_id} `{constraint_id}` in {target}: a violation fails the gate again")
+        return EXIT_PASSED
+    if not reason or not reason.strip():
+        raise GateError("--reason is required: an acceptance says why the violation is tolerated, on the record")
+    day = today or datetime.date.today().isoformat()
+    entry = baseline.Acceptance(case_id=case_id, constraint=constraint_id, reason=reason.strip(), accepted_on=day)
+    baseline.write(target, old.model_copy(update={"accepted": (*kept, entry)}))
+    click.echo(f"accepted violations of {case_id} `{constraint_id}` in {target} ({day}: {entry.reason}); every report "
+               "lists it until `gate baseline accept --revoke`")
+    return EXIT_PASSED

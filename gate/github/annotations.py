@@ -127,7 +127,8 @@ def _finding_note(f: FindingRecord, failing_cases: set[str]) -> _Note | None:
         return None
     rule = f.rule or "finding"
     where = f.dimension or case_id or ""
-    title = f"{'red line' if level == 'red-line' else rule}: {where}".rstrip(": ")
+    label = "never-rule broken" if rule == "zero-tolerance" else "red line" if level == "red-line" else rule
+    title = f"{label}: {where}".rstrip(": ")
     return _Note(kind, rank, (case_id or where, f.group or "", 0, rule), title, f.message or rule, case_id, False)
 
 

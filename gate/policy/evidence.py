@@ -252,10 +252,13 @@ def pair_findings(decisions: list[PairDecision], metrics: Metrics, settings: Dec
                 message = f"{d.case_id} ({d.group}): {evidence}{test}{blame}"
             found.append(Finding(level=Level.ERROR, outcome="fail", **common, message=message))
         elif d.outcome is PairOutcome.INCONCLUSIVE:
-            thin = d.baseline.judged < settings.baseline_runs
-            more = (f"about {d.runs_needed} more runs would decide it" if d.runs_needed is not None and not thin
-                    else f"record the baseline from more runs (`gate baseline update --runs {settings.baseline_runs}`)"
-                    " to decide it")
+            if d.baseline.judged < settings.baseline_runs:
+                more = (f"record the baseline from more runs (`gate baseline update` records "
+                        f"{settings.baseline_runs} per case) to decide it")
+            elif d.runs_needed is not None:
+                more = f"about {d.runs_needed} more runs would decide it (more `decision.confirm_runs`)"
+            else:
+                more = "more runs than a check makes would decide it: watch it on the base branch"
             found.append(decider.inconclusive(**common, message=f"{d.case_id} ({d.group}): {evidence}{test}) — "
                                               f"inconclusive: {more}"))
         else:
@@ -269,7 +272,7 @@ def baseline_notes(comparison: Comparison) -> list[Finding]:
     """What the reader must know about the baseline itself."""
     if not comparison.present:
         return [Finding(level=Level.INFO, rule="no-baseline",
-                        message="no baseline yet: nothing to compare with — run `gate baseline update` to record one")]
+                        message="no baseline yet: nothing to compare with — `gate baseline update` records one from fresh runs")]
     found: list[Finding] = []
     if comparison.stale:
         found.append(Finding(level=Level.WARNING, rule="stale-baseline",
@@ -281,5 +284,5 @@ def baseline_notes(comparison: Comparison) -> list[Finding]:
     if comparison.from_v1:
         found.append(Finding(level=Level.WARNING, rule="baseline-v1",
                              message="the baseline is a v1 file, read as one run per case: too thin to confirm most "
-                             "regressions — record a v2 one with `gate baseline update --runs 5`"))
+                             "regressions — record a v2 one from fresh runs with `gate baseline update`"))
     return found

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from gate.baseline import SCHEMA, Baseline, StoredCount
+from gate.baseline import SCHEMA, Acceptance, Baseline, StoredCount
 from gate.model import Model
 from gate.scoring.metrics import Metrics
 from gate.verdict import RunCount, Status
@@ -47,6 +47,8 @@ class Comparison(Model):
     """Baseline pass rate per dimension and group."""
     counts: dict[str, dict[str, RunCount]] = Field(default_factory=dict)
     """Baseline pass counts per case and group."""
+    accepted: tuple[Acceptance, ...] = ()
+    """The never-rule violations the baseline accepts on the record."""
 
     def count(self, case_id: str, group: str) -> RunCount | None:
         return self.counts.get(case_id, {}).get(group)
@@ -98,4 +100,5 @@ def compare(baseline: Baseline | None, metrics: Metrics, digest: str,
     counts = {cid: {g: c.count() for g, c in groups.items()} for cid, groups in baseline.cases.items()}
     return Comparison(present=True, stale=baseline.cases_digest != digest, other_agent=other_agent,
                       from_v1=baseline.converted_from_v1, newly_failing=tuple(failing),
-                      newly_passing=tuple(passing), dimensions=baseline.dimensions, counts=counts)
+                      newly_passing=tuple(passing), dimensions=baseline.dimensions, counts=counts,
+                      accepted=baseline.accepted)

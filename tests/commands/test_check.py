@@ -57,11 +57,11 @@ def test_first_run_passes_and_records_a_baseline(project: Path) -> None:
     assert "[info] no baseline yet" in out
     for name in ("results.json", "junit.xml", "comment.md", "trajectories.jsonl"):
         assert (project / "gate-results" / name).exists()
-    code, out, _ = invoke("baseline", "update")
-    assert code == 0 and "baseline written to" in out
+    code, out, _ = invoke("baseline", "update")  # what the gate suggests: fresh runs, decision.baseline_runs of them
+    assert code == 0 and "baseline written to" in out and "over 5 runs per case" in out
     stored = json.loads((project / "baselines" / "main.json").read_text(encoding="utf-8"))
     assert stored["schema"] == "gate.baseline/v2"
-    assert stored["cases"]["B3-QC-01"] == {"A": {"passed": 1, "runs": 1}, "B": {"passed": 1, "runs": 1}}
+    assert stored["cases"]["B3-QC-01"] == {"A": {"passed": 5, "runs": 5}, "B": {"passed": 5, "runs": 5}}
 
 
 def test_reruns_give_identical_reports(project: Path) -> None:
@@ -100,13 +100,21 @@ def point_mode(project: Path) -> None:
 def test_a_thin_baseline_makes_a_regression_inconclusive_not_a_failure(project: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     assert invoke("check")[0] == 0
-    invoke("baseline", "update")  # one run per case: it cannot tell a regression from a flake
+    code, _, err = invoke("baseline", "update", "--results")  # one run per case: it cannot tell a regression from a flake
+    assert code == 0 and "holds 1 run(s) for some (case, group) pairs, fewer than decision.baseline_runs (5)" in err
     monkeypatch.setenv("BREAK", "B3-QC-01")
     monkeypatch.setenv("BREAK_GROUPS", "B")
     code, out, _ = invoke("check")
     assert code == 0
-    assert ("[warning] B3-QC-01 (B): passes 0 of 1 run now, 1 of 1 in the baseline (Fisher p = 0.5) — "
-            "inconclusive: record the baseline from more runs (`gate baseline update --runs 5`) to decide it") in out
+    # reruns go on while it fails by majority: 0 of 5 now, but one baseline run cannot confirm it
+    assert ("[warning] B3-QC-01 (B): passes 0 of 5 runs now, 1 of 1 in the baseline (Fisher p = 0.167) — "
+            "inconclusive: record the baseline from more runs (`gate baseline update` records 5 per case) "
+            "to decide it") in out
+    assert "gate INCONCLUSIVE: " in out and "gate PASSED" not in out
+    assert "exit 0 (decision.fail_on_inconclusive: false)" in out
+    comment = (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
+    assert "## ⚠️ **agent-gate inconclusive**" in comment and "✅" not in comment.splitlines()[2]
+    assert json.loads((project / "gate-results" / "results.json").read_text(encoding="utf-8"))["verdict"] == "inconclusive"
     point_mode(project)
     code, out, _ = invoke("check")
     assert code == 1

@@ -107,8 +107,9 @@ def test_eval_reports_the_findings_of_what_it_judged(tmp_path: Path) -> None:
                                         "--json", str(tmp_path / "default.json")], catch_exceptions=False)
     assert default.exit_code == 0, default.output
     document = json.loads((tmp_path / "default.json").read_text(encoding="utf-8"))
-    assert document["passed"] is True
-    assert {f["rule"] for f in document["findings"]} == {"no-judged-case"}  # no baseline note: eval has none
+    # the recording names Redmi (a Xiaomi line) in B3-MC-05 A: a never-rule, and eval has no baseline to accept it
+    assert document["passed"] is False and document["verdict"] == "failed"
+    assert {f["rule"] for f in document["findings"]} == {"no-judged-case", "zero-tolerance"}  # no baseline note
     (tmp_path / "gate.yaml").write_text("thresholds:\n  min_a: 0.99\n", encoding="utf-8")
     strict = CliRunner().invoke(main, ["eval", "--cases", str(ROOT / "cases"), "--trajectories", str(recording),
                                        "--json", str(tmp_path / "strict.json"), "--config", str(tmp_path / "gate.yaml")],
