@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter, field_validator
+from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter, field_validator, model_validator
 
 from gate.strictvalues import StrictConfig
 
@@ -110,6 +110,16 @@ class OpenAIAgent(_OverHttp):
     tool_default_result: str = '{"status": "ok"}'
     """What a call to a declared tool that the case does not intercept returns."""
     max_turns: int = Field(8, ge=1)
+    system_prompt: str | None = None
+    """The team's system prompt, sent in both groups (group B: the active skills' text after it)."""
+    system_prompt_file: str | None = None
+    """The same read from a file, relative to gate.yaml's directory and inside the repository."""
+
+    @model_validator(mode="after")
+    def _one_system_prompt(self) -> OpenAIAgent:
+        if self.system_prompt is not None and self.system_prompt_file is not None:
+            raise ValueError("set system_prompt or system_prompt_file, not both")
+        return self
 
 
 ADAPTERS: dict[str, type[_Agent]] = {"command": CommandAgent, "http": HttpAgent, "python": PythonAgent,

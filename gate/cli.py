@@ -228,13 +228,20 @@ def comment_command(body_file: str | None, config_path: str | None, pr: int | No
 @click.option("--dir", "directory", default=".", show_default=True, help="Where to write the scaffold.")
 def init_command(adapter: str, directory: str) -> None:
     """Write a starting point: gate.yaml (commented), one case with pass/fail examples, a starter
-    agent for the adapter, a workflow, schemas for editors, .gitignore entries. Refuses to
-    overwrite an existing file (exit 2, nothing written)."""
+    agent for the adapter (openai: its tools and a system prompt), a pull-request workflow and the
+    requirements-gate.txt it installs (this agent-gate, pinned), schemas for editors, .gitignore
+    entries. Refuses to overwrite an existing file (exit 2, nothing written)."""
     from gate.commands.init import init
+    from gate.commands.init_workflow import REQUIREMENTS, installed_pin
 
     target = Path(directory)
-    for path in init(target, adapter):
+    pin = installed_pin()
+    for path in init(target, adapter, pin):
         click.echo(f"wrote {path}")
+    if not pin.installable:
+        click.echo(f"gate: warning: this agent-gate {pin.version} runs from a local directory, which CI cannot "
+                   f"install: put the repository and full commit SHA of this version in {REQUIREMENTS} "
+                   "(see \"Pinning agent-gate\" in docs/github-actions.md)", err=True)
     start = {"http": "python agent_server.py &  # then: ", "openai": "export OPENAI_API_KEY=…  # then: "}.get(adapter, "")
     click.echo(f"next: {start}gate validate && gate check   (in {target})")
 

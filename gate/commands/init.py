@@ -1,11 +1,13 @@
 """`gate init`: a working starting point — gate.yaml, one case with its examples, a starter agent for
-the chosen adapter, a workflow, the schemas for editors and the .gitignore entries."""
+the chosen adapter (and the openai adapter's system prompt), a workflow with the requirements it
+installs, the schemas for editors and the .gitignore entries."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from gate.commands.init_workflow import HTTP_PORT, REQUIREMENTS, Pin, installed_pin, requirements, workflow
 from gate.errors import GateError
 
 ADAPTERS = ("command", "python", "http", "openai")
@@ -26,11 +28,11 @@ agent:
   timeout_s: 60
   retries: 2
 """,
-    "http": """\
+    "http": f"""\
 agent:
   adapter: http
-  url: http://127.0.0.1:8765/run # start it first: python agent_server.py &
-  headers: {}                    # e.g. {Authorization: "Bearer ${AGENT_TOKEN}"}: ${VAR} read from the environment
+  url: http://127.0.0.1:{HTTP_PORT}/run # the workflow starts agent_server.py first; locally: python agent_server.py &
+  headers: {{}}                    # e.g. {{Authorization: "Bearer ${{AGENT_TOKEN}}"}}: ${{VAR}} read from the environment
   timeout_s: 60
   retries: 2
 """,
@@ -40,6 +42,7 @@ agent:
   url: https://api.openai.com/v1 # any OpenAI-compatible endpoint (vLLM, Ollama, LM Studio …)
   model: gpt-4o-mini
   api_key_env: OPENAI_API_KEY    # the key comes from this variable, never from this file
+  system_prompt_file: prompts/system.md # your agent's system prompt: both groups get it, B the skills after it
   tools: tools.json              # your agent's real tools, all offered to the model
   temperature: 0
   timeout_s: 60
@@ -166,7 +169,7 @@ class Agent(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    ThreadingHTTPServer(("127.0.0.1", 8765), Agent).serve_forever()
+    ThreadingHTTPServer(("127.0.0.1", {HTTP_PORT}), Agent).serve_forever()
 '''
 
 _TOOLS = [
@@ -175,40 +178,16 @@ _TOOLS = [
         "parameters": {"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]}}},
 ]
 
-_WORKFLOW = """\
-name: agent-gate
-on:
-  pull_request:
-permissions: {{}}
-jobs:
-  gate:
-    runs-on: ubuntu-latest
-    timeout-minutes: 30
-    permissions:
-      contents: read
-      pull-requests: write
-    steps:
-      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
-        with:
-          persist-credentials: false
-          fetch-depth: 0  # the gate compares with the base branch's baseline
-      # Replace OWNER/agent-gate@FULL_COMMIT_SHA with the repository and the full commit SHA of the
-      # agent-gate release you use; pass your agent's secrets through env:, never inline.
-      - uses: OWNER/agent-gate@FULL_COMMIT_SHA # v0.1.0
-{env}      - uses: actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2
-        if: always()
-        with:
-          name: gate-results
-          path: gate-results/
+_SYSTEM_PROMPT = """\
+You are the account assistant of our product. Answer in the user's language, briefly and concretely.
+When the user asks for a number of tips or steps, give exactly that many, as a numbered list.
+Never ask for, repeat or guess a password; point to the "Forgot password" page instead.
 """
 
-_ENV = {
-    "openai": "        env:\n          OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n",
-}
 
-
-def files(adapter: str) -> dict[str, str]:
-    """The files `gate init --adapter ADAPTER` writes, by path relative to the target directory."""
+def files(adapter: str, pin: Pin | None = None) -> dict[str, str]:
+    """The files `gate init --adapter ADAPTER` writes, by path relative to the target directory.
+    ``pin``: the agent-gate the workflow installs (by default the one running)."""
     from gate.schemas import schema
 
     if adapter not in ADAPTERS:
@@ -216,7 +195,8 @@ def files(adapter: str) -> dict[str, str]:
     written = {
         "gate.yaml": _CONFIG.format(agent=_AGENT_BLOCKS[adapter]),
         "cases/APP-01.yaml": _CASE,
-        ".github/workflows/agent-gate.yml": _WORKFLOW.format(env=_ENV.get(adapter, "")),
+        ".github/workflows/agent-gate.yml": workflow(adapter),
+        REQUIREMENTS: requirements(pin or installed_pin()),
         "schemas/case.schema.json": json.dumps(schema("case"), indent=2, ensure_ascii=False, sort_keys=True) + "\n",
         "schemas/config.schema.json": json.dumps(schema("config"), indent=2, ensure_ascii=False, sort_keys=True) + "\n",
     }
@@ -224,13 +204,15 @@ def files(adapter: str) -> dict[str, str]:
                "http": ("agent_server.py", _HTTP_AGENT),
                "openai": ("tools.json", json.dumps(_TOOLS, indent=2) + "\n")}[adapter]
     written[starter[0]] = starter[1]
+    if adapter == "openai":
+        written["prompts/system.md"] = _SYSTEM_PROMPT
     return written
 
 
-def init(target: Path, adapter: str) -> list[Path]:
+def init(target: Path, adapter: str, pin: Pin | None = None) -> list[Path]:
     """Write the scaffold into ``target``; refuses (writing nothing) if any of its files exists.
     .gitignore is appended to, never replaced. Returns the paths written."""
-    planned = files(adapter)
+    planned = files(adapter, pin)
     taken = sorted(name for name in planned if (target / name).exists())
     if taken:
         raise GateError(f"refusing to overwrite {', '.join(taken)}; nothing was written", where=str(target))

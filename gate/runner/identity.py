@@ -3,7 +3,9 @@
 ``agent.identity`` when set. Otherwise derived: the content of the files the agent's command or
 python module names (the agent script, not the whole tree it imports), plus the commit under test
 when CI says which (``GITHUB_SHA``). An http or openai agent outside CI has nothing to derive from:
-then the cache is keyed without an identity and the run warns about it.
+then the cache is keyed without an identity and the run warns about it. What an adapter sends
+besides the request (the openai adapter's model, tools and whole system message, the team's prompt
+included) is in its ``fingerprint``, which keys the cache beside the identity.
 """
 
 from __future__ import annotations

@@ -112,8 +112,9 @@ def test_init_refuses_to_overwrite_and_writes_nothing(empty: Path) -> None:
     assert (empty / ".gitignore").read_text(encoding="utf-8") == "node_modules/\n# agent-gate\n.gate-cache/\ngate-results/\n"
 
 
-def test_the_scaffold_satisfies_its_own_schemas(empty: Path) -> None:
-    assert _gate("init")[0] == 0
+@pytest.mark.parametrize("adapter", ["command", "python", "http", "openai"])
+def test_the_scaffold_satisfies_its_own_schemas(empty: Path, adapter: str) -> None:
+    assert _gate("init", "--adapter", adapter)[0] == 0
     for name, document in (("case", empty / "cases" / "APP-01.yaml"), ("config", empty / "gate.yaml")):
         schema = json.loads((empty / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
         jsonschema.Draft202012Validator(schema).validate(yaml.safe_load(document.read_text(encoding="utf-8")))

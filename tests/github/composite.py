@@ -35,9 +35,10 @@ class ActionRun:
 
 
 class Context:
-    def __init__(self, inputs: dict[str, str], github: dict[str, str]) -> None:
+    def __init__(self, inputs: dict[str, str], github: dict[str, str], secrets: dict[str, str] | None = None) -> None:
         self.inputs = inputs
         self.github = github
+        self.secrets = secrets or {}
         self.steps: dict[str, dict[str, str]] = {}
 
     def lookup(self, path: str) -> str:
@@ -48,6 +49,8 @@ class Context:
             return self.inputs.get(rest, "")
         if head == "github":
             return self.github.get(rest, "")
+        if head == "secrets":
+            return self.secrets.get(rest, "")
         if head == "steps":
             step, _, output = rest.partition(".outputs.")
             return self.steps.get(step, {}).get(output, "")
@@ -75,7 +78,7 @@ class Context:
         return value not in ("", "false", "0", False)
 
 
-def _outputs(path: Path) -> dict[str, str]:
+def outputs_of(path: Path) -> dict[str, str]:
     found = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         key, sep, value = line.partition("=")
@@ -112,7 +115,7 @@ def run_action(action_file: Path, *, inputs: dict[str, str], github: dict[str, s
         done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=cwd,
                               env=step_env, capture_output=True, text=True, timeout=120, check=False)
         result = StepRun(name, returncode=done.returncode, stdout=done.stdout, stderr=done.stderr,
-                         outputs=_outputs(output_file))
+                         outputs=outputs_of(output_file))
         if "id" in step:
             context.steps[step["id"]] = result.outputs
         steps.append(result)

@@ -1,6 +1,7 @@
 """The openai adapter: drive an OpenAI-compatible chat-completions endpoint and its tool loop.
 
-Skills enter as system-prompt text (group B): ``<skills_dir>/<skill>.md`` for each active skill.
+The system message is the team's prompt (``agent.system_prompt`` or ``system_prompt_file``) in both
+groups; in group B the active skills' text follows it: ``<skills_dir>/<skill>.md`` for each one.
 The model is offered the agent's real tools (``agent.tools``: names, descriptions, JSON-Schema
 parameters) plus any tool a case intercepts; a call is answered from the case's intercepts, a
 declared tool without one gets ``agent.tool_default_result`` — so a forbidden tool the case never
@@ -22,6 +23,7 @@ from gate.errors import GateError
 from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError, snippet
 from gate.runner.httpcall import OnDemandClient, check_url, post_json
+from gate.runner.prompt import load_system_prompt
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.text.reasoning import split_reasoning
 from gate.trajectory import tool_arguments
@@ -144,14 +146,17 @@ class ChatAdapter:
         self._agent = agent
         self._url = endpoint_url(agent.url)
         check_url(self._url)
+        self._prompt = load_system_prompt(agent, root)
         self._skills = load_skills(requests, root / agent.skills_dir)
         self._tools = load_tools(agent.tools, root)
         self._policy = policy
         self._http = OnDemandClient(agent.timeout_s, agent.concurrency, transport, url=self._url)
 
     def system_prompt(self, request: Mapping[str, Any]) -> str:
-        """Active skills' text (group B), then the request's context as JSON."""
-        parts = [self._skills[s] for s in request.get("active_skills", ()) if request.get("skill_enabled")]
+        """The team's prompt, the active skills' text (group B), then the request's context as JSON.
+        All of it is in :meth:`fingerprint`, so a changed prompt or skill is never answered from the cache."""
+        parts = [self._prompt] if self._prompt else []
+        parts += [self._skills[s] for s in request.get("active_skills", ()) if request.get("skill_enabled")]
         if request.get("context"):
             parts.append("Context:\n" + json.dumps(request["context"], ensure_ascii=False, sort_keys=True))
         return "\n\n".join(parts)
