@@ -69,9 +69,11 @@ def read_at(path: Path, ref: str) -> bytes | None:
     raise _Unreadable(message)
 
 
-def reference(path: Path, ref: str | None, *, lowered_level: str = "error",
+def reference(path: Path, ref: str | None, *, lowered_level: str = "error", acknowledged: bool = False,
               env: Mapping[str, str] | None = None) -> tuple[Baseline | None, list[Finding]]:
-    """The baseline to compare with, and what to say about it."""
+    """The baseline to compare with, and what to say about it. ``acknowledged``: a maintainer
+    accepted this change's lowering of the bar, so the acceptances of never-rule violations it adds
+    stand (the base's counts are still the reference)."""
     working = baseline_mod.load(path)
     ref = ref or pr_base_sha(os.environ if env is None else env)
     if ref is None:
@@ -93,10 +95,21 @@ def reference(path: Path, ref: str | None, *, lowered_level: str = "error",
                                  message=f"the baseline at {short} is unreadable ({exc}) — compared with the working tree's")]
     notes = [Finding(level=Level.INFO, rule="baseline-ref", message=f"compared with the baseline at {short}")]
     if working is not None:
+        level = Level.WARNING if acknowledged or lowered_level != "error" else Level.ERROR
         lowered = diff(base, working).lowered
         if lowered:
             notes.append(Finding(
-                level=Level.ERROR if lowered_level == "error" else Level.WARNING, rule="baseline-lowered",
+                level=level, rule="baseline-lowered",
                 message=f"this change lowers the baseline for {len(lowered)} case(s) that passed at {short}: "
                 f"{', '.join(lowered)} — a lowered bar must be a reviewed decision"))
+        known = {(a.case_id, a.constraint) for a in base.accepted}
+        added = [a for a in working.accepted if (a.case_id, a.constraint) not in known]
+        if added:
+            notes.append(Finding(
+                level=level, rule="baseline-lowered",
+                message=f"this change accepts never-rule violations the baseline at {short} does not: "
+                + ", ".join(f"{a.case_id} `{a.constraint}`" for a in added)
+                + ("" if acknowledged else " — they count only once a maintainer acknowledges the lowered bar")))
+            if acknowledged:
+                base = base.model_copy(update={"accepted": working.accepted})
     return base, notes

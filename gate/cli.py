@@ -83,16 +83,21 @@ def _gate_options(command: Callable[..., None]) -> Callable[..., None]:
         click.option("--out-dir", default=None, help="Report directory (default: from gate.yaml, gate-results)."),
         click.option("--fail-on", type=click.Choice(["error", "warning", "red-line"]), default=None,
                      help="Lowest finding level that fails the gate (default: from gate.yaml, error)."),
-        click.option("--baseline-ref", default=None,
-                     help="Compare with the baseline at this git revision (default: a pull request's base)."),
+        click.option("--baseline-ref", "--base-ref", "baseline_ref", default=None,
+                     help="Compare with the baseline and the bar (cases, thresholds, fail_on, decision settings) at "
+                          "this git revision (default: a pull request's base)."),
+        click.option("--accept-lowered-bar", is_flag=True, envvar="GATE_ACCEPT_LOWERED_BAR",
+                     help="Acknowledge that this change lowers the bar (removes or relaxes a case, constraint, line or "
+                          "setting of the base): listed as warnings instead of failing [env GATE_ACCEPT_LOWERED_BAR]."),
     ]):
         command = option(command)
     return command
 
 
 def _settings(config_path: str | None, baseline_path: str | None, out_dir: str | None, fail_on: str | None,
-              baseline_ref: str | None, shard: str | None = None, no_cache: bool = False) -> CheckSettings:
-    from gate.config import load_config, without_cache
+              baseline_ref: str | None, accept_lowered_bar: bool, shard: str | None = None,
+              no_cache: bool = False) -> CheckSettings:
+    from gate.config import DEFAULT_CONFIG, load_config, without_cache
     from gate.pipeline import CheckSettings
     from gate.shard import parse_shard
 
@@ -106,6 +111,8 @@ def _settings(config_path: str | None, baseline_path: str | None, out_dir: str |
         fail_on=fail_on or config.fail_on,
         baseline_named=baseline_path is not None,
         baseline_ref=baseline_ref,
+        config_file=config_file if (config_file := Path(config_path or DEFAULT_CONFIG)).is_file() else None,
+        accept_lowered_bar=accept_lowered_bar,
     )
 
 
@@ -122,74 +129,28 @@ def _finish(report: GateReport, paths: dict[str, Path]) -> NoReturn:
 @click.option("--shard", default=None, help="Run only shard K of N (K/N); merge with `gate merge`.")
 @click.option("--no-cache", is_flag=True, help="Ask the agent afresh for every answer, whatever agent.cache says.")
 def check_command(config_path: str | None, baseline_path: str | None, out_dir: str | None,
-                  fail_on: str | None, baseline_ref: str | None, shard: str | None, no_cache: bool) -> None:
+                  fail_on: str | None, baseline_ref: str | None, accept_lowered_bar: bool, shard: str | None,
+                  no_cache: bool) -> None:
     """Run the agent on the selected cases, judge, compare with the baseline, enforce, report.
 
     Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error.
     """
     from gate.commands.check import run_check
 
-    _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, shard, no_cache)))
-
-
-@main.group("baseline")
-def baseline_group() -> None:
-    """Manage the committed baseline."""
-
-
-@baseline_group.command("update")
-@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
-@click.option("--runs", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
-              help="Fresh runs of every case to record (default, and --runs alone: decision.baseline_runs of "
-                   "gate.yaml, 5).")
-@click.option("--results", "results_path", is_flag=False, flag_value="", default=None,
-              help="Record a results.json instead of fresh runs (--results alone: <out_dir>/results.json); "
-                   "warns when it holds fewer runs than decision.baseline_runs.")
-@click.option("--out", "out_path", default=None, help="Baseline file to write (default: from gate.yaml).")
-@click.option("--accept-regressions", is_flag=True,
-              help="Record it even where it lowers the bar (cases that passed and now fail).")
-def baseline_update_command(config_path: str | None, runs: int | None, results_path: str | None,
-                            out_path: str | None, accept_regressions: bool) -> None:
-    """Write the baseline (atomically) from fresh runs of every case, or from a results file.
-
-    Prints the calibration and what it changes; refuses (exit 1) to lower the bar for a case unless
-    --accept-regressions is given.
-    """
-    from gate.commands.baseline import update
-
-    sys.exit(update(config_path, results_path, out_path, runs, accept_regressions))
-
-
-@baseline_group.command("accept")
-@click.argument("case_id")
-@click.argument("constraint_id")
-@click.option("--reason", default=None, help="Why the violation is tolerated (required; stored with the day).")
-@click.option("--revoke", is_flag=True, help="Withdraw the acceptance: a violation fails the gate again.")
-@click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
-@click.option("--out", "out_path", default=None, help="Baseline file (default: from gate.yaml).")
-def baseline_accept_command(case_id: str, constraint_id: str, reason: str | None, revoke: bool,
-                            config_path: str | None, out_path: str | None) -> None:
-    """Accept, on the record, a known violation of a never-rule (a zero_tolerance constraint).
-
-    While the acceptance stands the violation is a warning, not a red line, and every report lists
-    it. In a pull request the base branch's baseline counts: an acceptance the pull request adds is
-    a lowered bar until acknowledged.
-    """
-    from gate.commands.baseline import accept
-
-    sys.exit(accept(config_path, case_id, constraint_id, reason, revoke, out_path))
+    _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, accept_lowered_bar,
+                                 shard, no_cache)))
 
 
 @main.command("merge")
 @click.argument("files", nargs=-1, required=True)
 @_gate_options
 def merge_command(files: tuple[str, ...], config_path: str | None, baseline_path: str | None,
-                  out_dir: str | None, fail_on: str | None, baseline_ref: str | None) -> None:
+                  out_dir: str | None, fail_on: str | None, baseline_ref: str | None, accept_lowered_bar: bool) -> None:
     """Merge shard results (results.json files) into one result set and one report."""
     from gate.commands.merge import merge_shards
 
     _finish(*merge_shards([Path(f) for f in files],
-                          _settings(config_path, baseline_path, out_dir, fail_on, baseline_ref)))
+                          _settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, accept_lowered_bar)))
 
 
 @main.command("checkers")
@@ -284,14 +245,16 @@ def run_command(config_path: str | None, out_path: str | None, shard: str | None
     sys.exit(run_collect(settings))
 
 
-def _register_semantic_tier() -> None:
+def _register_groups() -> None:
+    from gate.cli_baseline import baseline_group
     from gate.cli_semantic import judge_command, review_group
 
+    main.add_command(baseline_group)
     main.add_command(judge_command)
     main.add_command(review_group)
 
 
-_register_semantic_tier()
+_register_groups()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -49,7 +49,11 @@ class CheckSettings:
     baseline_named: bool = False
     """The baseline was named on the command line: its absence is an error, not a first run."""
     baseline_ref: str | None = None
-    """Compare with the baseline at this git revision (default: a pull request's base commit)."""
+    """Compare with the baseline and the bar at this git revision (default: a pull request's base commit)."""
+    config_file: Path | None = None
+    """The gate.yaml read (None: every default), whose copy at the base commit holds the base's bar."""
+    accept_lowered_bar: bool = False
+    """A maintainer acknowledged that this change lowers the bar: its own settings and acceptances stand."""
 
 
 REPORTING_MODULES = (
@@ -164,7 +168,41 @@ def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline |
 
     if settings.baseline_named and not settings.baseline.exists():
         raise GateError("baseline file not found (named by --baseline)", where=str(settings.baseline))
-    return reference(settings.baseline, settings.baseline_ref, lowered_level=settings.config.baseline_lowered)
+    return reference(settings.baseline, settings.baseline_ref, lowered_level=settings.config.baseline_lowered,
+                     acknowledged=settings.accept_lowered_bar)
+
+
+def reference_bar(settings: CheckSettings, case_set: CaseSet) -> tuple[CheckSettings, list[Finding]]:
+    """The settings to decide with — the base's wherever this change relaxes them, unless a
+    maintainer acknowledged it — and a finding per lowering (see :mod:`gate.policy.bar`)."""
+    import dataclasses
+
+    from gate import base_bar
+    from gate.baseline_ref import pr_base_sha
+    from gate.config import replaced
+    from gate.policy import bar
+    from gate.policy.thresholds import Level
+
+    ref = settings.baseline_ref or pr_base_sha(os.environ)
+    if ref is None or settings.config_file is None:
+        return settings, []
+    short = ref[:12]
+    try:
+        base = base_bar.read(settings.config_file, ref)
+    except base_bar.Unreadable as exc:
+        return settings, [Finding(level=Level.WARNING, rule="bar-ref", message=(
+            f"could not read the bar at {short} ({exc}) — this change's own cases and settings decide; check out "
+            "with history (fetch-depth: 0) so the base's can be read"))]
+    if base is None:
+        return settings, [Finding(level=Level.INFO, rule="bar-ref",
+                                  message=f"no {settings.config_file.name} at {short}: the bar is this change's own")]
+    head = replaced(settings.config, fail_on=settings.fail_on)  # a --fail-on given to the check counts as set
+    lowered = bar.lowerings(base.config, base.cases, head, select_cases(settings.config, case_set, None))
+    found = bar.findings(lowered, short, acknowledged=settings.accept_lowered_bar)
+    if lowered and not settings.accept_lowered_bar:
+        strict = bar.effective(head, base.config)
+        settings = dataclasses.replace(settings, config=strict, fail_on=strict.fail_on)
+    return settings, found
 
 
 def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: Sequence[Kept], *,

@@ -26,9 +26,9 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("policy", ("gate.policy",)),
     ("report", ("gate.report",)),
     ("semantic", ("gate.semantic", "gate.schemas")),
-    ("pipeline", ("gate.pipeline", "gate.confirm", "gate.baseline_ref")),
+    ("pipeline", ("gate.pipeline", "gate.confirm", "gate.baseline_ref", "gate.base_bar")),
     ("commands", ("gate.commands",)),
-    ("cli", ("gate.cli", "gate.cli_group", "gate.cli_semantic", "gate.__main__")),
+    ("cli", ("gate.cli", "gate.cli_group", "gate.cli_semantic", "gate.cli_baseline", "gate.__main__")),
 ]
 
 

@@ -15,7 +15,15 @@ from gate.interrupts import stop_requests
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases
-from gate.pipeline import CheckSettings, build_report, import_ahead, reference_baseline, select_cases, write_reports
+from gate.pipeline import (
+    CheckSettings,
+    build_report,
+    import_ahead,
+    reference_bar,
+    reference_baseline,
+    select_cases,
+    write_reports,
+)
 from gate.records import Spool
 from gate.report.model import GateReport
 from gate.runner import run_jobs
@@ -31,7 +39,10 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     case_set = load_cases(config.resolve(config.cases.path), config.suites, parsed=parsed_cases(config.derived_cache()),
                           examples=gating_judge(config) is not None)  # the judge's prompts quote the examples
     selected = select_cases(config, case_set, settings.shard)
+    settings, bar_notes = reference_bar(settings, case_set)
+    config = settings.config
     base, notes = reference_baseline(settings)
+    notes = bar_notes + notes
     if settings.out_dir.exists() and not settings.out_dir.is_dir():
         raise GateError("the report directory is a file", where=str(settings.out_dir))
     check_writable(settings.out_dir)  # before any agent call: a run whose reports cannot land is lost

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from gate import safejson
 from gate.errors import GateError
 from gate.loader import load_cases
-from gate.pipeline import CheckSettings, build_report, identity, reference_baseline, write_reports
+from gate.pipeline import CheckSettings, build_report, identity, reference_bar, reference_baseline, write_reports
 from gate.records import read_trajectories
 from gate.report.model import GateReport
 from gate.results import SCHEMA, ResultsFile
@@ -88,10 +88,10 @@ def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport
             raise GateError("runs overlap another shard's", where=str(path))
         trajectories += records
     interrupted = any(doc.interrupted for _, doc in documents)
-    merged = CheckSettings(config=config, baseline=settings.baseline, out_dir=settings.out_dir,
-                           fail_on=settings.fail_on, baseline_named=settings.baseline_named,
-                           baseline_ref=settings.baseline_ref)
+    merged = dataclasses.replace(settings, config=config)
+    merged, bar_notes = reference_bar(merged, case_set)
     base, notes = reference_baseline(merged)
+    notes = bar_notes + notes
     report = build_report(merged, case_set, trajectories, base=base, interrupted=interrupted, notes=notes)
     cached = sum(doc.cached_answers for _, doc in documents)
     report = dataclasses.replace(report, cached=cached)
