@@ -91,6 +91,7 @@ class FindingRecord(_Part):
     dimension: str | None = None
     case_id: str | None = None
     group: str | None = None
+    outcome: Literal["fail", "inconclusive"] | None = None
 
 
 class ShardRecord(_Part):

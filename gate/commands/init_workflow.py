@@ -122,7 +122,7 @@ jobs:
       - uses: {checkout}
         with:
           persist-credentials: false
-          fetch-depth: 0  # the gate compares with the base branch's baseline
+          fetch-depth: 0  # the gate reads the base branch's bar and baseline
       - uses: {setup_python}
         with:
           python-version: "3.12"
@@ -161,12 +161,16 @@ jobs:
 """
 
 _STARTS = {"http": _START_HTTP}
-_ENVS = {"openai": "        env:  # the key reaches this step only\n          OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\n"}
+_ACKNOWLEDGE = ("          # a maintainer's label acknowledges a deliberate lowering of the base's bar\n"
+                "          GATE_ACCEPT_LOWERED_BAR: ${{ contains(github.event.pull_request.labels.*.name, "
+                "'gate-lower-the-bar') }}\n")
+_ENVS = {"openai": "        env:\n" + _ACKNOWLEDGE + "          OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}  # the key reaches "
+                   "this step only\n"}
 _UPLOADS = {"http": "|\n            gate-results/\n            agent_server.log"}
 
 
 def workflow(adapter: str) -> str:
     """.github/workflows/agent-gate.yml for ``adapter``."""
     return _WORKFLOW.format(checkout=_CHECKOUT, setup_python=_SETUP_PYTHON, upload=_UPLOAD, requirements=REQUIREMENTS,
-                            start=_STARTS.get(adapter, ""), env=_ENVS.get(adapter, ""),
+                            start=_STARTS.get(adapter, ""), env=_ENVS.get(adapter, "        env:\n" + _ACKNOWLEDGE),
                             upload_paths=_UPLOADS.get(adapter, "gate-results/"))

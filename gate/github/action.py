@@ -56,11 +56,13 @@ def outputs(results: ResultsFile | None, out_dir: Path, exit_code: int) -> dict[
         "summary-path": str(base / "comment.md"),
     }
     if results is None:
-        return {**found, "a-pass-rate": "", "b-pass-rate": "", "failing-cases": "", **dict.fromkeys(_STATE_OUTPUTS, "")}
+        return {**found, "verdict": "", "a-pass-rate": "", "b-pass-rate": "", "failing-cases": "",
+                **dict.fromkeys(_STATE_OUTPUTS, "")}
     overall = results.metrics.overall
     failing = {r.case_id for r in results.results if r.status in (Status.FAIL, Status.ERROR)}
     states = [state for case in results.metrics.cases.values() for state in case.states.values()]
     return {**found,
+            "verdict": results.verdict or "",
             "a-pass-rate": _rate(overall["A"].case_pass_rate if "A" in overall else None),
             "b-pass-rate": _rate(overall["B"].case_pass_rate if "B" in overall else None),
             "failing-cases": str(len(failing)),
@@ -130,6 +132,11 @@ def main(out_dir: str, exit_code: int, config: str | None) -> None:
     workspace = Path(os.environ.get("GITHUB_WORKSPACE") or ".")
     for line in gh_annotations.annotations(results, case_paths(config, workspace), known_failures_setting(config)):
         click.echo(line)
+    if results.verdict == "inconclusive":
+        open_ = [f for f in results.findings if f.outcome == "inconclusive" and f.level != "info"]
+        click.echo(command("warning", f"not a pass: {len(open_)} decision(s) lack the evidence to say the agent is "
+                           f"fine — {one_line(open_[0].message) if open_ else 'see the report'}",
+                           title="agent-gate inconclusive"))
     sys.stdout.flush()
 
 

@@ -44,6 +44,9 @@ class Context:
     def lookup(self, path: str) -> str:
         if path in ("always()", "success()"):
             return "true"
+        labelled = re.fullmatch(r"contains\(github\.event\.pull_request\.labels\.\*\.name, '([^']*)'\)", path)
+        if labelled:  # the pull request's labels: github["labels"], comma-separated
+            return str(labelled.group(1) in self.github.get("labels", "").split(",")).lower()
         head, _, rest = path.partition(".")
         if head == "inputs":
             return self.inputs.get(rest, "")

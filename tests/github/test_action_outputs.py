@@ -27,10 +27,10 @@ def results(passed: bool = False) -> dict[str, object]:
 
 
 def test_outputs_from_results(tmp_path: Path) -> None:
-    out = action.outputs(ResultsFile.model_validate(results()), tmp_path / "gate-results", 1)
+    out = action.outputs(ResultsFile.model_validate({**results(), "verdict": "failed"}), tmp_path / "gate-results", 1)
     base = (tmp_path / "gate-results").resolve()
     assert out == {
-        "passed": "false", "exit-code": "1",
+        "passed": "false", "exit-code": "1", "verdict": "failed",
         "results-path": str(base / "results.json"), "junit-path": str(base / "junit.xml"),
         "summary-path": str(base / "comment.md"),
         "a-pass-rate": "0.8", "b-pass-rate": "0.8571", "failing-cases": "2",
@@ -112,3 +112,17 @@ def test_command_without_results_warns(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith(f"::warning title=agent-gate::no {tmp_path}/results.json (gate check exited 2)")
     assert "passed=false\nexit-code=2\n" in (tmp_path / "o.txt").read_text(encoding="utf-8")
+
+
+def test_an_inconclusive_run_is_named_by_its_output_and_a_warning(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from click.testing import CliRunner
+
+    document = {**results(), "passed": True, "verdict": "inconclusive", "findings": [
+        {"level": "warning", "rule": "regression", "outcome": "inconclusive", "case_id": "B3-QC-01", "group": "B",
+         "message": "B3-QC-01 (B): passes 2 of 5 runs now, 5 of 5 in the baseline — inconclusive"}]}
+    (tmp_path / "results.json").write_text(__import__("json").dumps(document), encoding="utf-8")
+    monkeypatch.delenv("GITHUB_OUTPUT", raising=False)
+    printed = CliRunner().invoke(action.main, ["--out-dir", str(tmp_path), "--exit-code", "0"]).output
+    assert "verdict=inconclusive" in printed and "passed=true" in printed
+    assert ("::warning title=agent-gate inconclusive::not a pass: 1 decision(s) lack the evidence to say the agent is "
+            "fine — B3-QC-01 (B): passes 2 of 5 runs now") in printed
