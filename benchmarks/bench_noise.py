@@ -2,12 +2,18 @@
 
     python benchmarks/bench_noise.py [--prs 100] [--scenarios all] [--mode confidence]
 
-Each simulated PR records a baseline the way the README says (``gate baseline update --runs 5``,
-on main) from the demo agent in its seeded noise mode, then runs ``gate check`` against it with
-another seed — the agent unchanged, or with a real regression. Everything runs in process
-(``function: examples.demo_agent:run``), through the same pipeline as the CLI, confirm reruns
-included. Prints, per scenario, how often the gate failed and the extra agent calls the
-confirm reruns cost relative to a plain run.
+Each simulated PR records a baseline the way the gate says to (``gate baseline update``: fresh
+runs, ``decision.baseline_runs`` = 5 per case, on main) from the demo agent in its seeded noise
+mode, then runs ``gate check`` against it with another seed — the agent unchanged, or with a real
+regression. Everything runs in process (``function: examples.demo_agent:run``), through the same
+pipeline as the CLI, confirm reruns included. Prints, per scenario, how often the gate failed, how
+often it ended inconclusive instead of passed (exit 0 with ``fail_on_inconclusive: false``), and
+the extra agent calls the confirm reruns cost relative to a plain run.
+
+The demo's bad answer to a never-rule case (a forbidden brand, a write tool) breaks the never-rule,
+which fails the gate on one run by design; the rate-noise scenarios keep those cases out of the
+noise (``GATE_DEMO_KEEP``) so their false alarms measure the rate decisions, and one scenario breaks
+a never-rule in a third of the runs instead.
 """
 
 from __future__ import annotations
@@ -40,17 +46,26 @@ class Scenario:
 
 
 QC = "B3-QC-01,B3-QC-02,B3-QC-03,B3-QC-04,B3-QC-05,B3-QC-06"
+NEVER = "B3-AC-12,B3-MC-03,B3-MC-05,B3-PC-01,B3-PC-05,feedback-001"
+"""The cases with a never-rule (zero_tolerance): every bad answer of the demo's breaks one."""
+KEEP = {"GATE_DEMO_KEEP": NEVER}
 SCENARIOS = [
-    Scenario("unchanged, 95% per run", {"GATE_DEMO_NOISE": "0.05"}, {"GATE_DEMO_NOISE": "0.05"}, False),
-    Scenario("unchanged, 99% per run", {"GATE_DEMO_NOISE": "0.01"}, {"GATE_DEMO_NOISE": "0.01"}, False),
-    Scenario("unchanged, 10% of cases flaky at 30%", {"GATE_DEMO_FLAKY": "0.1:0.3"}, {"GATE_DEMO_FLAKY": "0.1:0.3"},
-             False),
-    Scenario("2 QC golden cases broken, 95%", {"GATE_DEMO_NOISE": "0.05", "GATE_DEMO_BREAK": "B3-QC-01,B3-QC-02"},
-             {"GATE_DEMO_NOISE": "0.05"}, True),
-    Scenario("QC dimension down 20 pts, 95%", {"GATE_DEMO_NOISE": "0.05", "GATE_DEMO_WORSE": f"{QC}:0.2"},
-             {"GATE_DEMO_NOISE": "0.05"}, True),
+    Scenario("unchanged, 95% per run", {"GATE_DEMO_NOISE": "0.05", **KEEP}, {"GATE_DEMO_NOISE": "0.05", **KEEP}, False),
+    Scenario("unchanged, 99% per run", {"GATE_DEMO_NOISE": "0.01", **KEEP}, {"GATE_DEMO_NOISE": "0.01", **KEEP}, False),
+    Scenario("unchanged, 10% of cases flaky at 30%", {"GATE_DEMO_FLAKY": "0.1:0.3", **KEEP},
+             {"GATE_DEMO_FLAKY": "0.1:0.3", **KEEP}, False),
+    Scenario("2 QC golden cases broken, 95%",
+             {"GATE_DEMO_NOISE": "0.05", "GATE_DEMO_BREAK": "B3-QC-01,B3-QC-02", **KEEP},
+             {"GATE_DEMO_NOISE": "0.05", **KEEP}, True),
+    Scenario("QC dimension down 20 pts, 95%", {"GATE_DEMO_NOISE": "0.05", "GATE_DEMO_WORSE": f"{QC}:0.2", **KEEP},
+             {"GATE_DEMO_NOISE": "0.05", **KEEP}, True),
+    Scenario("a write tool called in a third of feedback-001's runs",
+             {"GATE_DEMO_WORSE": "feedback-001:0.33"}, {}, True),
 ]
-NOISE_KEYS = ("GATE_DEMO_NOISE", "GATE_DEMO_FLAKY", "GATE_DEMO_BREAK", "GATE_DEMO_WORSE", "GATE_DEMO_SEED")
+ACCEPTED = baseline_mod.load(REPO / "baselines" / "main.json").accepted  # type: ignore[union-attr]
+"""The committed baseline's acceptances (the demo's known Redmi answer in B3-MC-05 without the skill)."""
+NOISE_KEYS = ("GATE_DEMO_NOISE", "GATE_DEMO_FLAKY", "GATE_DEMO_BREAK", "GATE_DEMO_WORSE", "GATE_DEMO_SEED",
+              "GATE_DEMO_KEEP")
 
 
 def config(mode: str, repeats: int | None = None) -> GateConfig:
@@ -71,26 +86,50 @@ def set_env(values: dict[str, str], seed: int) -> None:
     os.environ["GATE_DEMO_SEED"] = str(seed)
 
 
-def simulate(scenario: Scenario, prs: int, mode: str, work: Path,
-             repeats: int | None = None) -> tuple[int, float, dict[str, int]]:
-    """Gate failures over ``prs`` PRs, the mean extra calls, and which rules failed how often."""
+@dataclass
+class Tally:
+    """What ``prs`` simulated PRs ended in."""
+
+    failed: int = 0
+    inconclusive: int = 0
+    never_broken: int = 0
+    """PRs in which a run broke a never-rule (each must fail)."""
+    never_missed: int = 0
+    """Of those, PRs that did not fail: must stay 0."""
+    extra: float = 0.0
+    rules: dict[str, int] | None = None
+
+
+def simulate(scenario: Scenario, prs: int, mode: str, work: Path, repeats: int | None = None) -> Tally:
+    """Gate failures and inconclusive ends over ``prs`` PRs, never-rule breaks, the mean extra calls,
+    and which rules failed how often."""
+    from gate.policy.never import violations
+
     gate_config = config(mode, repeats)
-    failures, extra, rules = 0, 0.0, {}
+    tally = Tally(rules={})
+    rules = tally.rules
+    assert rules is not None
     for pr in range(prs):
         set_env(scenario.baseline_env, seed=2 * pr)
         base, _ = record(gate_config, gate_config.decision.baseline_runs)
+        base = base.model_copy(update={"accepted": ACCEPTED})  # as `gate baseline update` keeps them
         base_path = work / "baseline.json"
         baseline_mod.write(base_path, base)
         set_env(scenario.env, seed=2 * pr + 1)
         settings = CheckSettings(config=gate_config, baseline=base_path, out_dir=work / "out")
         report, _ = run_check(settings)
         planned = len(report.verdicts) - report.reruns
-        extra += report.reruns / planned
+        tally.extra += report.reruns / planned / prs
+        accepted = {(a.case_id, a.constraint) for a in ACCEPTED}
+        broke = any((case_id, constraint) not in accepted for case_id, constraint, _ in violations(report.cases, report.verdicts))
+        tally.never_broken += broke
+        tally.never_missed += broke and report.passed
+        tally.inconclusive += report.verdict == "inconclusive"
         if not report.passed:
-            failures += 1
+            tally.failed += 1
             for rule in sorted({f.rule for f in report.findings if f.level.value in ("error", "red-line")}):
                 rules[rule] = rules.get(rule, 0) + 1
-    return failures, extra / prs, rules
+    return tally
 
 
 def main() -> None:
@@ -105,16 +144,17 @@ def main() -> None:
         os.environ.pop(key, None)
     print(f"decision mode: {args.mode} · {args.prs} simulated PRs per scenario · baseline from 5 runs per case"
           + (f" · repeats {args.repeats}" if args.repeats else ""))
-    print("| scenario | gate failed | rate | extra calls | rules that failed |")
-    print("|---|---:|---:|---:|---|")
+    print("| scenario | gate failed | rate | inconclusive | never-rule broken / missed | extra calls | rules that failed |")
+    print("|---|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in chosen:
             started = time.perf_counter()
-            failed, extra, rules = simulate(scenario, args.prs, args.mode, Path(tmp), args.repeats)
+            tally = simulate(scenario, args.prs, args.mode, Path(tmp), args.repeats)
             kind = "detection" if scenario.regression else "false alarms"
-            shown = ", ".join(f"{r} {n}" for r, n in sorted(rules.items())) or "—"
-            print(f"| {scenario.name} | {failed}/{args.prs} | {kind} {failed / args.prs:.0%} | +{extra:.1%} | {shown} |"
-                  f" <!-- {time.perf_counter() - started:.0f} s -->", flush=True)
+            shown = ", ".join(f"{r} {n}" for r, n in sorted((tally.rules or {}).items())) or "—"
+            print(f"| {scenario.name} | {tally.failed}/{args.prs} | {kind} {tally.failed / args.prs:.0%} | "
+                  f"{tally.inconclusive}/{args.prs} | {tally.never_broken} / {tally.never_missed} | +{tally.extra:.1%} | "
+                  f"{shown} | <!-- {time.perf_counter() - started:.0f} s -->", flush=True)
 
 
 if __name__ == "__main__":

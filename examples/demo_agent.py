@@ -17,8 +17,10 @@ Noise, to show what a random agent looks like (seeded, so a run reproduces):
 ``GATE_DEMO_NOISE=0.05`` answers each case × group × run badly with that probability (the same
 bad answers ``GATE_DEMO_BREAK`` gives); ``GATE_DEMO_FLAKY=0.1:0.3`` makes a share of the cases
 (here 10 %) flaky at their own rate (30 %); ``GATE_DEMO_WORSE=<case id>,…:0.2`` makes the named
-cases fail that much more often; ``GATE_DEMO_SEED=N`` picks the random draw.
-These and ``GATE_DEMO_BREAK`` are the only uses of ``case_id``.
+cases fail that much more often; ``GATE_DEMO_KEEP=<case id>,…`` keeps the named cases out of the
+noise and the flakes (a benchmark keeps the never-rule cases there, whose every bad answer breaks
+one, to measure false alarms on the rate-judged cases alone); ``GATE_DEMO_SEED=N`` picks the random
+draw. These and ``GATE_DEMO_BREAK`` are the only uses of ``case_id``.
 
 Exit codes: 0 answered; 2 unusable input (bad request JSON or data file), with a message on
 stderr. Standard library only, so that one call per job starts fast.
@@ -41,6 +43,7 @@ BREAK_ENV = "GATE_DEMO_BREAK"
 NOISE_ENV = "GATE_DEMO_NOISE"
 FLAKY_ENV = "GATE_DEMO_FLAKY"
 WORSE_ENV = "GATE_DEMO_WORSE"
+KEEP_ENV = "GATE_DEMO_KEEP"
 SEED_ENV = "GATE_DEMO_SEED"
 AGENT_NAME = "demo-life-assistant"
 
@@ -178,6 +181,8 @@ def breaks(request: dict[str, Any]) -> bool:
         # which cases are flaky is the agent's nature, the same whatever the seed
         if draw("", "flaky", case_id) < share:
             rate = max(rate, flaky_rate)
+    if case_id in {part.strip() for part in os.environ.get(KEEP_ENV, "").split(",")}:
+        rate = 0.0
     worse = os.environ.get(WORSE_ENV, "")
     if worse:
         ids, _, extra = worse.rpartition(":")
