@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from gate.errors import EXIT_INTERNAL, GateError
+from gate.errors import EXIT_INTERNAL, GateError, GateErrors
 
 COLLECTOR_THRESHOLDS = (50_000, 50, 50)
 """``gc.set_threshold`` for a gate process (Python's default: 700, 10, 10)."""
@@ -44,7 +44,9 @@ class GateGroup(click.Group):
         try:
             return super().invoke(ctx)
         except GateError as exc:
-            click.echo(f"gate: error: {exc}", err=True)
+            shown = [exc] if isinstance(exc, GateErrors) and exc.summary else exc.problems  # each on its line
+            for problem in shown:
+                click.echo(f"gate: error: {problem}", err=True)
             sys.exit(exc.exit_code)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise

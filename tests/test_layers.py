@@ -27,7 +27,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("policy", ("gate.policy",)),
     ("report", ("gate.report",)),
     ("semantic", ("gate.semantic", "gate.schemas")),
-    ("pipeline", ("gate.pipeline", "gate.confirm", "gate.baseline_ref")),
+    ("pipeline", ("gate.pipeline", "gate.preflight", "gate.confirm", "gate.baseline_ref")),
     ("commands", ("gate.commands",)),
     ("cli", ("gate.cli", "gate.cli_group", "gate.cli_semantic", "gate.__main__")),
 ]
