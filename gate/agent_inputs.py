@@ -1,6 +1,6 @@
 """The agent's own inputs, checked before any call: the program or function the agent is, the files
-its adapter reads (recorded answers, skill texts, tool declarations), its URL, and the environment
-variables its headers name.
+its adapter reads (recorded answers, skill texts, tool declarations), its URL, the tools its cases
+intercept, and the environment variables its headers name.
 
 The runner builds its adapter from what :func:`check_agent` returns, and `gate validate` calls the
 same function, so what one refuses the other refuses too. Checking needs no event loop and no HTTP
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gate.agent_config import AgentConfig, CommandAgent, HttpAgent, OpenAIAgent, PythonAgent, ReplayAgent
-from gate.agent_tools import load_skills, load_tools
+from gate.agent_tools import check_intercepts, load_skills, load_tools
 from gate.case import Case
 from gate.errors import GateError
 from gate.jobs import Job
@@ -224,6 +224,7 @@ def _openai(agent: OpenAIAgent, root: Path, planned: Sequence[tuple[Case, str]],
     check_url(url, place(("agent", "url")))
     skills = load_skills(planned, root / agent.skills_dir)
     tools = load_tools(agent.tools, root, place)
+    check_intercepts(planned, tools)
     return ChatInputs(url, skills, tools)
 
 

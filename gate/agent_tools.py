@@ -1,5 +1,6 @@
-"""What the openai adapter offers the model, checked before any call: the text of each active skill
-and the agent's declared tools (OpenAI function tools with valid JSON-Schema parameters)."""
+"""What the openai adapter offers the model, checked before any call: the text of each active skill,
+the agent's declared tools (OpenAI function tools with valid JSON-Schema parameters), and the tools
+the cases intercept — each one of those declared, when any are."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from gate import yamlio
 from gate.case import Case
-from gate.errors import GateError
+from gate.errors import GateError, did_you_mean
 
 PERMISSIVE = {"type": "object", "properties": {}, "additionalProperties": True}
 """The parameters of a tool declared without any: every argument accepted."""
@@ -75,3 +76,27 @@ def load_tools(tools: str | Sequence[Mapping[str, Any]], root: Path,
             raise problem(index, f"tools[{index}]: tool '{name}' is declared twice")
         found.append({"type": "function", "function": {**function, "parameters": parameters}})
     return found
+
+
+def check_intercepts(planned: Sequence[tuple[Case, str]], tools: Sequence[Mapping[str, Any]]) -> None:
+    """With tools declared, each tool a planned case intercepts (in any of its input variants, which
+    confirm reruns may reach) must be one of them: an intercept of another name would offer the
+    model a tool the agent does not have (a misspelt one, both)."""
+    declared = [str(tool["function"]["name"]) for tool in tools]
+    if not declared:
+        return  # no declarations: the intercepted tools are what the model is offered
+    for case in {case.id: case for case, _ in planned}.values():
+        assert case.input is not None, "aggregate cases are never planned"
+        variants = case.input.variants
+        inputs = [(("input", "variants", v), variant) for v, variant in enumerate(variants)] if variants \
+            else [(("input",), case.input)]
+        for prefix, case_input in inputs:
+            for index, intercept in enumerate(case_input.tool_intercepts):
+                if intercept.tool in declared:
+                    continue
+                loc = (*prefix, "tool_intercepts", index, "tool")
+                where = _case_place(case, loc)
+                raise GateError(f"{'' if where else f'case {case.id}: '}{yamlio.dotted(loc)}: '{intercept.tool}' "
+                                f"is not a tool of agent.tools (declared: {', '.join(declared)})"
+                                f"{did_you_mean(intercept.tool, declared)}; declare it there, or intercept a "
+                                "declared tool", where=where)

@@ -65,6 +65,15 @@ def write(name: str, text: str) -> Callable[[Path], None]:
     return edit
 
 
+def in_case(old: str, new: str) -> Callable[[Path], None]:
+    def edit(project: Path) -> None:
+        path = project / "cases" / "B3-QC-01.yaml"
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return edit
+
+
 def both(*edits: Callable[[Path], None]) -> Callable[[Path], None]:
     def edit(project: Path) -> None:
         for one in edits:
@@ -117,6 +126,9 @@ BAD_INPUTS: list[tuple[str, Callable[[Path], None], str]] = [
      "tools.json: tools[1]: tool 'search_tickets' is declared twice"),
     ("openai-inline-tool-malformed", openai(tools=[{"type": "function", "function": {"description": "no name"}}]),
      "gate.yaml:7: agent.tools: tools[0]: expected {type: function, function: {name, description, parameters}}"),
+    ("openai-intercept-undeclared", both(openai(tools="tools.json"), in_case("tool: search_tickets", "tool: search_ticket")),
+     "B3-QC-01.yaml:10: input.tool_intercepts[0].tool: 'search_ticket' is not a tool of agent.tools "
+     "(declared: search_tickets) — did you mean 'search_tickets'?; declare it there, or intercept a declared tool"),
 ]
 
 
@@ -183,3 +195,20 @@ def test_cases_of_another_directory_are_checked_as_case_files_only(project: Path
     (other / "B3-QC-01.yaml").write_text(CASE, encoding="utf-8")
     assert gate("validate", "--cases", "drafts")[0] == 0
     assert gate("validate", "--cases", "cases")[0] == 2
+
+
+def test_a_confirm_rerun_reaching_another_variant_meets_no_undeclared_intercept(project: Path) -> None:
+    # every variant's intercepts are checked up front, not only those of the planned runs
+    variants = ("input:\n  variants:\n    - messages: [{role: user, content: a}]\n"
+                "      tool_intercepts: [{tool: search_tickets, result: '[]'}]\n"
+                "    - messages: [{role: user, content: b}]\n"
+                "      tool_intercepts: [{tool: send_email, result: ok}]\n")
+    path = project / "cases" / "B3-QC-01.yaml"
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index("input:\n"), text.index("groups:")
+    path.write_text(text[:start] + variants + text[end:], encoding="utf-8")
+    openai(tools="tools.json")(project)
+    configure(project, {"repeats": 1})
+    code, errors = gate("validate")
+    assert code == 2 and "input.variants[1].tool_intercepts[0].tool: 'send_email' is not a tool" in errors[0]
+    assert f"{project / 'cases' / 'B3-QC-01.yaml'}:13: " in errors[0]

@@ -2,10 +2,10 @@
 
 Skills enter as system-prompt text (group B): ``<skills_dir>/<skill>.md`` for each active skill.
 The model is offered the agent's real tools (``agent.tools``: names, descriptions, JSON-Schema
-parameters) plus any tool a case intercepts; a call is answered from the case's intercepts, a
-declared tool without one gets ``agent.tool_default_result`` — so a forbidden tool the case never
-intercepts can still be called, and caught. What it reads (skills, tools) is read and checked
-before any call by gate.agent_inputs.
+parameters), or, when none are declared, the tools the case intercepts; a call is answered from the
+case's intercepts, a declared tool without one gets ``agent.tool_default_result`` — so a forbidden
+tool the case never intercepts can still be called, and caught. What it reads (skills, tools) is
+read and checked before any call by gate.agent_inputs.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from gate.trajectory import tool_arguments
 
 def tool_declarations(intercepts: Iterable[Mapping[str, Any]],
                       declared: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
-    """The declared tools, then one per intercepted tool not declared (its schema accepts anything)."""
+    """The declared tools, then one per intercepted tool not declared (its schema accepts anything;
+    with tools declared there is none: gate.agent_tools.check_intercepts)."""
     tools = [dict(tool) for tool in declared]
     known = {tool["function"]["name"] for tool in tools}
     names = [name for name in dict.fromkeys(str(i["tool"]) for i in intercepts) if name not in known]
