@@ -16,7 +16,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("gate.errors", "gate.atomic", "gate.safejson", "gate.yamlsafe", "gate.yamlio", "gate.percent",
               "gate.redaction", "gate.sanitize", "gate.strictvalues", "gate.budget", "gate.interrupts",
               "gate.retryafter", "gate.shard", "gate.commentmark", "gate.buildinfo", "gate.jsonstore", "gate.memo", "gate.tls",
-              "gate.model", "gate.spool")),
+              "gate.model", "gate.spool", "gate.workflow_commands")),
     ("text", ("gate.text",)),
     ("contracts", ("gate.case", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),
     ("services", ("gate.checkers", "gate.runner", "gate.loader", "gate.parsed_cases", "gate.baseline", "gate.baseline_diff",

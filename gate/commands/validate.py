@@ -17,6 +17,7 @@ from gate.preflight import CheckSettings, preflight
 from gate.selftest import Problem, check_examples
 from gate.semantic.reviews import load_reviews
 from gate.validated import stamps_at
+from gate.workflow_commands import error_annotations, error_lines
 
 
 def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool = False) -> int:
@@ -53,8 +54,10 @@ def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool =
     for warning in warnings:
         click.echo(f"gate: warning: {warning}", err=True)
     if unusable:
-        for error in unusable:
-            click.echo(f"gate: error: {error}", err=True)
+        for line in error_lines(unusable):
+            click.echo(line, err=True)
+        for line in error_annotations(unusable):
+            click.echo(line)
         files = {(e.where or "").rsplit(":", 1)[0] for e in unusable}
         if len(unusable) > 1:
             click.echo(f"{len(unusable)} problem(s) in {len(files)} file(s)", err=True)
