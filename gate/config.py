@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -188,6 +189,12 @@ class GateConfig(_Strict):
 
     _root: Path = Path(".")
     _read: bool = False  # from a gate.yaml (else every default)
+    _file: Path | None = None  # that file, as named
+
+    def place(self, loc: Sequence[int | str]) -> str | None:
+        """``gate.yaml:line`` of a setting (``("agent", "command")``), for an error about its value;
+        None when no gate.yaml was read."""
+        return yamlio.place_in(self._file, loc) if self._file is not None else None
 
     def resolve(self, path: str) -> Path:
         """``path`` relative to the config file's directory."""
@@ -206,6 +213,7 @@ def replaced(config: GateConfig, **parts: Any) -> GateConfig:
     changed = config.model_copy(update=parts)
     changed.__pydantic_private__["_root"] = config.__pydantic_private__["_root"]  # type: ignore[index]
     changed.__pydantic_private__["_read"] = config.__pydantic_private__["_read"]  # type: ignore[index]
+    changed.__pydantic_private__["_file"] = config.__pydantic_private__["_file"]  # type: ignore[index]
     return changed
 
 
@@ -249,5 +257,5 @@ def load_config(path: str | Path | None) -> GateConfig:
         config = GateConfig.model_validate(data)
     except ValidationError as exc:
         raise yamlio.validation_error(chosen, text, exc, keys=yamlio.model_keys(GateConfig)) from None
-    config.__pydantic_private__.update(_root=chosen.resolve().parent, _read=True)  # type: ignore[union-attr]
+    config.__pydantic_private__.update(_root=chosen.resolve().parent, _read=True, _file=chosen)  # type: ignore[union-attr]
     return config

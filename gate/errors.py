@@ -17,7 +17,8 @@ EXIT_INTERRUPTED = 130  # SIGINT/SIGTERM: the reports so far are written, marked
 class GateError(Exception):
     """Unusable input: bad config, case, trajectory or baseline file, unknown checker, bad argument.
 
-    The message names the file, the place in it and what was expected.
+    The message names the file, the place in it and what was expected. ``where`` is that file, or
+    ``file:line``; a place that is not a file (a setting, a pull request) belongs in the message.
     """
 
     exit_code = EXIT_UNUSABLE
@@ -26,16 +27,42 @@ class GateError(Exception):
         self.where = where
         super().__init__(f"{where}: {message}" if where else message)
 
+    @property
+    def problems(self) -> list[GateError]:
+        """Each problem on its own: this one (several for :class:`GateErrors`)."""
+        return [self]
+
+    @property
+    def place(self) -> tuple[str | None, int | None]:
+        """The file and line ``where`` names (either may be None)."""
+        if not self.where:
+            return None, None
+        file, sep, line = self.where.rpartition(":")
+        if sep and file and line.isdigit():
+            return file, int(line)
+        return self.where, None
+
+    @property
+    def message(self) -> str:
+        """What is wrong, without the place."""
+        text = str(self)
+        return text.removeprefix(f"{self.where}: ") if self.where else text
+
 
 class GateErrors(GateError):
     """Several problems at once (``gate validate`` reports every one, not only the first)."""
 
     def __init__(self, problems: list[GateError], summary: str | None = None) -> None:
         """``summary``: what to say when only one line is shown (the first problem and a count)."""
-        self.problems = problems
+        self._problems = problems
+        self.summary = summary
         super().__init__(summary or "\n".join(str(p) for p in problems))
         if summary:
             self.where = problems[0].where
+
+    @property
+    def problems(self) -> list[GateError]:
+        return self._problems
 
 
 def did_you_mean(name: str, choices: Iterable[str]) -> str:

@@ -10,7 +10,6 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,42 +17,25 @@ from gate import baseline as baseline_mod
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
 from gate.config import GateConfig
-from gate.errors import GateError, did_you_mean
 from gate.evaluate import Judgements
 from gate.interrupts import StopRequests
 from gate.loader import CaseSet
 from gate.policy.thresholds import Finding
+from gate.preflight import CheckSettings as CheckSettings
+from gate.preflight import load_baseline as load_baseline
+from gate.preflight import reference_baseline as reference_baseline
+from gate.preflight import select_cases as select_cases
 from gate.records import Kept
 from gate.report.model import GateReport
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import compare
 from gate.scoring.readings import Readings, Run, RunRef
-from gate.shard import select_shard
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict, Status
 
 if TYPE_CHECKING:
     from gate.scoring.consistency import ConsistencyReport
     from gate.semantic.reviews import Reviews
-
-
-@dataclass(frozen=True)
-class CheckSettings:
-    """What `gate check` was asked to do, after the CLI options met gate.yaml."""
-
-    config: GateConfig
-    baseline: Path
-    out_dir: Path
-    shard: tuple[int, int] | None = None
-    fail_on: str = "error"
-    baseline_named: bool = False
-    """The baseline was named on the command line: its absence is an error, not a first run."""
-    baseline_ref: str | None = None
-    """Compare with the baseline and the bar at this git revision (default: a pull request's base commit)."""
-    config_file: Path | None = None
-    """The gate.yaml read (None: every default), whose copy at the base commit holds the base's bar."""
-    accept_lowered_bar: bool = False
-    """A maintainer acknowledged that this change lowers the bar: its own settings and acceptances stand."""
 
 
 REPORTING_MODULES = (
@@ -73,27 +55,6 @@ def import_ahead() -> None:
     prepare_analysers()
     for name in REPORTING_MODULES:
         importlib.import_module(name)
-
-
-def select_cases(config: GateConfig, case_set: CaseSet, shard: tuple[int, int] | None) -> list[Case]:
-    """Cases with the configured tags/ids, restricted to one shard when sharding.
-
-    Selecting nothing is an error — a tag typo must not pass the gate with zero runs — except for
-    a shard, which may legitimately be empty.
-    """
-    unknown = sorted(set(config.cases.ids) - set(case_set.cases))
-    if unknown:
-        raise GateError(f"cases.ids: unknown case(s) {unknown}{did_you_mean(unknown[0], case_set.cases)}")
-    chosen = case_set.select(config.cases.tags, config.cases.ids)
-    runnable = [c for c in chosen if c.runnable and any(g in c.groups for g in config.groups)]
-    if not runnable:
-        tags = ", ".join(config.cases.tags) or "none"
-        raise GateError(f"no case selected (tags: {tags}; ids: {len(config.cases.ids)} given; "
-                        f"groups: {', '.join(config.groups) or 'none'})", where=str(case_set.root))
-    if shard is not None:
-        keep = set(select_shard([c.id for c in chosen], shard))
-        chosen = [c for c in chosen if c.id in keep]
-    return chosen
 
 
 def identity(config: GateConfig) -> dict[str, Any]:
@@ -157,21 +118,6 @@ def consistency_report(cases: dict[str, Case], trajectories: Iterable[Run], conf
     return report if report.cases else None
 
 
-def load_baseline(settings: CheckSettings) -> baseline_mod.Baseline | None:
-    """The baseline, read before any agent call so a corrupt or misnamed one costs nothing."""
-    return reference_baseline(settings)[0]
-
-
-def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline | None, list[Finding]]:
-    """The baseline to compare with (the base branch's in a pull request) and notes about it."""
-    from gate.baseline_ref import reference
-
-    if settings.baseline_named and not settings.baseline.exists():
-        raise GateError("baseline file not found (named by --baseline)", where=str(settings.baseline))
-    return reference(settings.baseline, settings.baseline_ref, lowered_level=settings.config.baseline_lowered,
-                     acknowledged=settings.accept_lowered_bar)
-
-
 def reference_bar(settings: CheckSettings, case_set: CaseSet) -> tuple[CheckSettings, list[Finding]]:
     """The settings to decide with — the base's wherever this change relaxes them, unless a
     maintainer acknowledged it — and a finding per lowering (see :mod:`gate.policy.bar`)."""
@@ -180,6 +126,7 @@ def reference_bar(settings: CheckSettings, case_set: CaseSet) -> tuple[CheckSett
     from gate import base_bar
     from gate.baseline_ref import pr_base_sha
     from gate.config import replaced
+    from gate.errors import GateError
     from gate.policy import bar
     from gate.policy.thresholds import Level
 
@@ -196,8 +143,12 @@ def reference_bar(settings: CheckSettings, case_set: CaseSet) -> tuple[CheckSett
     if base is None:
         return settings, [Finding(level=Level.INFO, rule="bar-ref",
                                   message=f"no {settings.config_file.name} at {short}: the bar is this change's own")]
+    try:
+        selected = select_cases(settings.config, case_set, None)
+    except GateError:
+        return settings, []  # the preflight says what is wrong with the selection
     head = replaced(settings.config, fail_on=settings.fail_on)  # a --fail-on given to the check counts as set
-    lowered = bar.lowerings(base.config, base.cases, head, select_cases(settings.config, case_set, None))
+    lowered = bar.lowerings(base.config, base.cases, head, selected)
     found = bar.findings(lowered, short, acknowledged=settings.accept_lowered_bar)
     if lowered and not settings.accept_lowered_bar:
         strict = bar.effective(head, base.config)

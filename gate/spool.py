@@ -65,7 +65,7 @@ class TextSpool:
 
     def read(self, offset: int, length: int) -> str:
         if self._file is None:
-            raise GateError(f"{self._holds} are gone (read after the spool was closed)", where="spool")
+            raise GateError(f"spool: {self._holds} are gone (read after the spool was closed)")
         parts, done = [], 0
         try:
             while done < length:
@@ -75,9 +75,9 @@ class TextSpool:
                 parts.append(part)
                 done += len(part)
         except OSError as exc:
-            raise GateError(f"cannot read back {self._holds}: {exc.strerror}", where=self._place()) from None
+            raise GateError(f"{self._place()}: cannot read back {self._holds}: {exc.strerror}") from None
         if done < length:
-            raise GateError(f"{self._holds}, kept on disk, were cut short", where=self._place())
+            raise GateError(f"{self._place()}: {self._holds}, kept on disk, were cut short")
         return b"".join(parts).decode("utf-8")
 
     def _place(self) -> str:

@@ -98,6 +98,16 @@ def line_of(text: str, loc: Sequence[int | str]) -> int | None:
     return line
 
 
+def place_in(path: Path | str, loc: Sequence[int | str]) -> str:
+    """``path:line`` of the node at ``loc`` in a YAML file (or of its nearest parent); the path
+    alone when the file cannot be read: where an error found after loading points."""
+    try:
+        line = line_of(read_text(Path(path)), loc)
+    except GateError:
+        line = None
+    return f"{path}:{line}" if line else str(path)
+
+
 def error_message(error: Any) -> str:
     """A pydantic error's message without pydantic's "Value error, " prefix."""
     return str(error["msg"]).removeprefix("Value error, ")

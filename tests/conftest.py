@@ -48,6 +48,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
 
 
+@pytest.fixture(autouse=True)
+def outside_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts outside GitHub Actions, wherever the suite runs: under Actions an input
+    error is also printed as an ::error annotation, which a test asks for by setting GITHUB_ACTIONS."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+
+
 SubjectFactory = Callable[..., Subject]
 Judge = Callable[..., Outcome]
 

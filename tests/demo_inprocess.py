@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from gate.agent_config import AgentConfig, CommandAgent
+from gate.agent_inputs import AgentInputs
+from gate.jobs import Job
 from gate.runner import engine
 from gate.runner.base import Adapter, AgentError, parse_json_object
 from gate.runner.retry import RetryPolicy
@@ -79,10 +81,10 @@ def answer_demo_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     process instead of one interpreter per call."""
     real = engine.build_adapter
 
-    def build(agent: AgentConfig, root: Path, requests: list[dict[str, Any]], policy: RetryPolicy,
-              transport: Any = None) -> Adapter:
+    def build(agent: AgentConfig, root: Path, jobs: list[Job], policy: RetryPolicy, transport: Any = None,
+              inputs: AgentInputs | None = None) -> Adapter:
         if isinstance(agent, CommandAgent) and runs_the_demo(agent, root):
             return InProcessDemo(agent.command)
-        return real(agent, root, requests, policy, transport)
+        return real(agent, root, jobs, policy, transport, inputs)
 
     monkeypatch.setattr(engine, "build_adapter", build)

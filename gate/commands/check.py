@@ -8,28 +8,19 @@ import sys
 import time
 from pathlib import Path
 
-from gate.atomic import check_writable
 from gate.confirm import confirm_failures, judge_for
-from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError
+from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
 from gate.interrupts import stop_requests
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases
-from gate.pipeline import (
-    CheckSettings,
-    build_report,
-    import_ahead,
-    reference_bar,
-    reference_baseline,
-    select_cases,
-    write_reports,
-)
+from gate.pipeline import CheckSettings, build_report, import_ahead, reference_bar, write_reports
+from gate.preflight import preflight
 from gate.records import Spool
 from gate.report.model import GateReport
 from gate.runner import run_jobs
 from gate.scoring.readings import Readings
 from gate.semantic.gating import gating_judge, settled_verdicts
-from gate.semantic.reviews import load_reviews
 from gate.verdict_cache import verdict_store
 
 
@@ -38,28 +29,23 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     config = settings.config
     case_set = load_cases(config.resolve(config.cases.path), config.suites, parsed=parsed_cases(config.derived_cache()),
                           examples=gating_judge(config) is not None)  # the judge's prompts quote the examples
-    selected = select_cases(config, case_set, settings.shard)
-    settings, bar_notes = reference_bar(settings, case_set)
+    settings, bar_notes = reference_bar(settings, case_set)  # the base's bar, where this change lowers it
     config = settings.config
-    base, notes = reference_baseline(settings)
-    notes = bar_notes + notes
-    if settings.out_dir.exists() and not settings.out_dir.is_dir():
-        raise GateError("the report directory is a file", where=str(settings.out_dir))
-    check_writable(settings.out_dir)  # before any agent call: a run whose reports cannot land is lost
-    reviews = load_reviews(config.resolve(config.reviews))  # a malformed reviews file costs no agent call
-    for warning in reviews.stale(case_set.cases):
+    ready = preflight(settings, case_set)  # every input refused before any agent call, as `gate validate` does
+    base, notes, reviews = ready.base, bar_notes + ready.notes, ready.reviews
+    for warning in ready.warnings:
         print(f"gate: warning: {warning}", file=sys.stderr)
     started = time.monotonic()
     # A stop after the agent calls still ends with every report. Each trajectory waits on disk once
     # judged (6,000 cases: 16,700 runs), until trajectories.jsonl is written from there.
-    with stop_requests() as stops, Spool() as spool:
+    with ready.agent, stop_requests() as stops, Spool() as spool:
         readings = Readings()
         answers = config.resolve(config.agent.cache) if config.agent.cache is not False else None
         store = verdict_store(answers, config.judging.budget_s)
         # the plan is let go with the run (16,700 jobs at 6,000 cases)
-        outcome = run_jobs(plan(selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
+        outcome = run_jobs(plan(ready.selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
                            judge=judge_for(case_set, config.judging.budget_s, readings, store), prepare=import_ahead,
-                           keep=spool.keep, give_up_unreachable=config.decision.outage_on_unreachable)
+                           keep=spool.keep, give_up_unreachable=config.decision.outage_on_unreachable, inputs=ready.agent)
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops,
                                                                        keep=spool.keep)
         verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews)

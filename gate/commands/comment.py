@@ -146,8 +146,7 @@ def post(
         author=author, policy=policy,
     )
     if result.status is CommentStatus.FAILED:
-        raise GateError(f"could not post the PR comment: {result.reason}",
-                        where=f"{target.repo}#{target.pr}")
+        raise GateError(f"{target.repo}#{target.pr}: could not post the PR comment: {result.reason}")
     if result.status is CommentStatus.SKIPPED:
         warn(f"PR comment skipped: {result.reason}")
         return 0

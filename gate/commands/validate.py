@@ -1,5 +1,7 @@
-"""`gate validate`: gate.yaml, every case file and the reviews file checked, every problem in every
-file reported in one run; then each case's checkers self-tested on its pass and fail examples."""
+"""`gate validate`: gate.yaml and every case file checked, then everything else `gate check` refuses
+before its first agent call (the same preflight: selection, baseline, report directory, reviews,
+the agent's files and settings), every problem reported in one run; then each case's checkers
+self-tested on its pass and fail examples."""
 
 from __future__ import annotations
 
@@ -7,13 +9,15 @@ from pathlib import Path
 
 import click
 
-from gate.config import load_config, salvage_config
-from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE, GateError, GateErrors
+from gate.config import GateConfig, load_config, salvage_config
+from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE, GateError
 from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases
+from gate.preflight import CheckSettings, preflight
 from gate.selftest import Problem, check_examples
 from gate.semantic.reviews import load_reviews
 from gate.validated import stamps_at
+from gate.workflow_commands import error_annotations, error_lines
 
 
 def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool = False) -> int:
@@ -24,23 +28,36 @@ def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool =
     try:
         config = load_config(config_path)
     except GateError as exc:
-        unusable += exc.problems if isinstance(exc, GateErrors) else [exc]
+        unusable += exc.problems
         config = salvage_config(config_path)  # the case files are still worth checking
+    case_dir = Path(cases_dir) if cases_dir else config.resolve(config.cases.path)
     try:
-        case_set = load_cases(Path(cases_dir) if cases_dir else config.resolve(config.cases.path), config.suites,
-                              every_problem=True, parsed=None if full else parsed_cases(config.derived_cache()))
+        case_set = load_cases(case_dir, config.suites, every_problem=True,
+                              parsed=None if full else parsed_cases(config.derived_cache()))
     except GateError as exc:
-        unusable += exc.problems if isinstance(exc, GateErrors) else [exc]
-    try:
-        reviews = load_reviews(config.resolve(config.reviews))
-        if not unusable:
-            for warning in reviews.stale(case_set.cases):
-                click.echo(f"gate: warning: {warning}", err=True)
-    except GateError as exc:
-        unusable.append(exc)
+        unusable += exc.problems
+    warnings: list[str] = []
+    if not unusable and _the_gates_cases(case_dir, config):
+        try:  # what `gate check` refuses before its first agent call, by the same function
+            ready = preflight(CheckSettings.of(config), case_set, run=False)
+            ready.agent.close()  # no run follows
+            warnings = ready.warnings
+        except GateError as exc:
+            unusable += exc.problems
+    else:  # a bad file, or the cases of another directory: of the rest, the reviews file
+        try:
+            reviews = load_reviews(config.resolve(config.reviews))
+            if not unusable:
+                warnings = reviews.stale(case_set.cases)
+        except GateError as exc:
+            unusable.append(exc)
+    for warning in warnings:
+        click.echo(f"gate: warning: {warning}", err=True)
     if unusable:
-        for error in unusable:
-            click.echo(f"gate: error: {error}", err=True)
+        for line in error_lines(unusable):
+            click.echo(line, err=True)
+        for line in error_annotations(unusable):
+            click.echo(line)
         files = {(e.where or "").rsplit(":", 1)[0] for e in unusable}
         if len(unusable) > 1:
             click.echo(f"{len(unusable)} problem(s) in {len(files)} file(s)", err=True)
@@ -71,3 +88,9 @@ def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool =
     unchanged = f"; those of {skipped} unchanged cases passed before (--full judges them again)" if skipped else ""
     click.echo(f"{total} cases valid; {examples} examples judged as their cases say{unchanged}")
     return EXIT_PASSED
+
+
+def _the_gates_cases(case_dir: Path, config: GateConfig) -> bool:
+    """Whether ``case_dir`` holds the cases `gate check` runs under ``config`` (``--cases`` may name
+    another directory, whose files are then checked as case files only)."""
+    return case_dir.resolve() == config.resolve(config.cases.path).resolve()

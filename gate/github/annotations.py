@@ -16,39 +16,13 @@ from dataclasses import dataclass
 
 from gate.results import FindingRecord, ResultsFile, RunRecord
 from gate.verdict import Status
+from gate.workflow_commands import MAX_ANNOTATIONS, command, escape_data, escape_property
 
-MAX_PER_KIND = 10
+__all__ = ["annotations", "command", "escape_data", "escape_property"]
+
+MAX_PER_KIND = MAX_ANNOTATIONS
 _MAX_MESSAGE = 2000
 _FAILING = (Status.FAIL, Status.ERROR)
-
-
-def escape_data(text: str) -> str:
-    """A workflow command's message: escape sequences and control characters from agent text
-    dropped (they would reach the Actions log), %, CR and LF escaped."""
-    from gate.sanitize import xml_safe
-
-    text = xml_safe(text)  # keeps tab, LF and CR, which are escaped below
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """A workflow command's property value: as data, plus : and ,."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def command(kind: str, message: str, *, file: str | None = None, line: int | None = None,
-            title: str | None = None) -> str:
-    """One workflow command line, e.g. ``::error file=a.yaml,line=3,title=T::message``."""
-    props = []
-    if file:
-        props.append(f"file={escape_property(file)}")
-        if line:
-            props.append(f"line={int(line)}")
-    if title:
-        props.append(f"title={escape_property(title)}")
-    head = f"::{kind} {','.join(props)}" if props else f"::{kind}"
-    return f"{head}::{escape_data(message)}"
-
 
 _NOT_NEW = {"known-failure": "known failure", "passing": "flaky run, the case passes by majority"}
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gate.agent_config import AgentConfig
+from gate.agent_inputs import AgentInputs
 from gate.jobs import Job, build_request
 from gate.jsonstore import writing_behind
 from gate.records import Kept
@@ -97,7 +98,7 @@ def run_jobs(
     backoff_base_s: float = DEFAULT_BACKOFF_S, sleep: Callable[[float], Awaitable[None]] | None = None,
     judge: Judge | None = None, prepare: Callable[[], None] | None = None,
     keep: Callable[[Trajectory], Kept] | None = None, transport: httpx.AsyncBaseTransport | None = None,
-    give_up_unreachable: bool = True,
+    give_up_unreachable: bool = True, inputs: AgentInputs | None = None,
 ) -> RunOutcome:
     """Call the agent once per job (cache permitting) and collect the trajectories.
 
@@ -113,14 +114,16 @@ def run_jobs(
     transport for the http and openai adapters instead of the network (tests).
     ``give_up_unreachable``: once the first calls found nothing listening and none reached the agent,
     the rest are recorded as not sent instead of each waiting out its retries (gate.yaml's
-    ``decision.outage_on_unreachable``: one such run is an outage anyway).
+    ``decision.outage_on_unreachable``: one such run is an outage anyway). ``inputs``: the agent's
+    inputs as :func:`gate.agent_inputs.check_agent` checked them for these jobs (default: checked
+    here); the run closes them.
     """
     state = _State()
     enabled = auto_enabled() if progress is None else progress
     policy = RetryPolicy(retries=agent.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
                          on_retry=state.count_retry, reachability=Reachability() if give_up_unreachable else None)
     try:
-        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, prepare, keep, transport))
+        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, prepare, keep, transport, inputs))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
         state.interrupted = True
     return state.outcome()
@@ -128,10 +131,12 @@ def run_jobs(
 
 async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
                show: bool, judge: Judge | None, prepare: Callable[[], None] | None,
-               keep: Callable[[Trajectory], Kept] | None, transport: httpx.AsyncBaseTransport | None) -> None:
-    # Each request is built on its job's turn and dropped with it: held for the whole run, 6,000
-    # cases' requests were ~20 MiB (their messages copied per run). The adapter reads them once.
-    adapter = build_adapter(agent, root, (build_request(job) for job in jobs), policy, transport)
+               keep: Callable[[Trajectory], Kept] | None, transport: httpx.AsyncBaseTransport | None,
+               inputs: AgentInputs | None) -> None:
+    # The adapter's inputs depend on the (case, group) pairs only; each request is built on its
+    # job's turn and dropped with it: held for the whole run, 6,000 cases' requests were ~20 MiB
+    # (their messages copied per run).
+    adapter = build_adapter(agent, root, jobs, policy, transport, inputs)
     cache = Cache(root / agent.cache) if agent.cache is not False and adapter.cacheable else None
     identity = agent_identity(agent, root, os.environ) if cache is not None else None
     if cache is not None and identity is None:

@@ -6,24 +6,8 @@ import os
 import re
 from collections.abc import Mapping
 
-from gate.errors import GateError
+from gate.agent_inputs import HEADER_VARIABLE
 from gate.runner.base import AgentError
-
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
-def referenced(headers: Mapping[str, str]) -> dict[str, list[str]]:
-    """The environment variables each header refers to."""
-    return {name: _VAR.findall(value) for name, value in headers.items()}
-
-
-def check_environment(headers: Mapping[str, str], environ: Mapping[str, str] | None = None) -> None:
-    """A GateError, before any call, for a header that names an unset variable."""
-    env = os.environ if environ is None else environ
-    for name, variables in referenced(headers).items():
-        missing = [v for v in variables if v not in env]
-        if missing:
-            raise GateError(f"agent.headers.{name}: environment variable {missing[0]} is not set")
 
 
 def expand(headers: Mapping[str, str], environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -35,7 +19,7 @@ def expand(headers: Mapping[str, str], environ: Mapping[str, str] | None = None)
             raise AgentError(f"header uses ${{{match.group(1)}}}, which is not set")
         return env[match.group(1)]
 
-    return {name: _VAR.sub(value_of, value) for name, value in headers.items()}
+    return {name: HEADER_VARIABLE.sub(value_of, value) for name, value in headers.items()}
 
 
 def with_bearer(headers: Mapping[str, str], api_key_env: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:

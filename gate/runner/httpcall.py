@@ -8,23 +8,10 @@ from typing import Any
 
 import httpx
 
-from gate.errors import GateError
 from gate.redaction import redact
 from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_object, snippet
 from gate.runner.retry import parse_retry_after
 from gate.tls import built_from_environment, verification_for
-
-
-def check_url(url: str) -> None:
-    """Raise GateError before any call when httpx could never send a request to ``url``."""
-    try:
-        parsed = httpx.URL(url)
-    except httpx.InvalidURL as exc:
-        raise GateError(f"agent.url: invalid URL '{url}': {exc}") from None
-    if not parsed.host:
-        raise GateError(f"agent.url: '{url}' has no host")
-    if parsed.port is not None and not 0 < parsed.port < 65536:
-        raise GateError(f"agent.url: port {parsed.port} of '{url}' is not between 1 and 65535")
 
 
 def new_client(timeout_s: float, concurrency: int, transport: httpx.AsyncBaseTransport | None = None,

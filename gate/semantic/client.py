@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gate.agent_inputs import check_environment, check_url, endpoint_url
 from gate.config import JudgeConfig
 from gate.errors import GateError
 from gate.jsonstore import JsonStore
 from gate.runner import headers as headers_mod
-from gate.runner.adapters.openai import endpoint_url, first_message, message_text
+from gate.runner.adapters.openai import first_message, message_text
 from gate.runner.base import AgentError
-from gate.runner.httpcall import OnDemandClient, check_url, post_json
+from gate.runner.httpcall import OnDemandClient, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.semantic.prompt import CORRECTION, PROMPT_VERSION
 from gate.semantic.reply import ReplyError, Vote, parse_reply
@@ -44,7 +45,7 @@ class JudgeClient:
         except GateError as exc:
             raise GateError(str(exc).replace("agent.url", "judge.url", 1)) from None
         try:
-            headers_mod.check_environment(config.headers)
+            check_environment(config.headers)
         except GateError as exc:
             raise GateError(str(exc).replace("agent.headers", "judge.headers", 1)) from None
         self._policy = policy

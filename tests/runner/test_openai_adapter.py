@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from gate.agent_inputs import endpoint_url
 from gate.errors import GateError
 from gate.runner import run_jobs
-from gate.runner.adapters.openai import endpoint_url
 
 from .conftest import Sleeps, agent, jobs_of
 from .loopback import Reply, Seen, mocked, serve

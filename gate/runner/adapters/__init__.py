@@ -1,14 +1,25 @@
-"""The adapters, by the name gate.yaml gives them, each built from its own settings model (and
-checked) before any agent call. An adapter that speaks HTTP takes an injected transport (tests
-serve it with httpx.MockTransport)."""
+"""The adapters, by the name gate.yaml gives them, each built from its own settings model and the
+inputs gate.agent_inputs checked before any agent call. An adapter that speaks HTTP takes an
+injected transport (tests serve it with httpx.MockTransport)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gate.agent_config import AgentConfig, CommandAgent, HttpAgent, OpenAIAgent, PythonAgent, ReplayAgent
+from gate.agent_inputs import (
+    AgentInputs,
+    ChatInputs,
+    CommandInputs,
+    HttpInputs,
+    PythonInputs,
+    ReplayInputs,
+    check_agent,
+    planned_pairs,
+)
+from gate.jobs import Job
 from gate.runner.base import Adapter
 from gate.runner.retry import RetryPolicy
 
@@ -16,48 +27,54 @@ if TYPE_CHECKING:
     import httpx
 
 
-def _command(agent: CommandAgent, root: Path, requests: Iterable[dict[str, Any]], policy: RetryPolicy,
+def _command(agent: CommandAgent, inputs: CommandInputs, root: Path, policy: RetryPolicy,
              transport: httpx.AsyncBaseTransport | None) -> Adapter:
     from gate.runner.adapters.command import CommandAdapter
 
-    return CommandAdapter(agent.command, root, agent.timeout_s)
+    return CommandAdapter(agent.command, inputs.argv, root, agent.timeout_s)
 
 
-def _http(agent: HttpAgent, root: Path, requests: Iterable[dict[str, Any]], policy: RetryPolicy,
+def _http(agent: HttpAgent, inputs: HttpInputs, root: Path, policy: RetryPolicy,
           transport: httpx.AsyncBaseTransport | None) -> Adapter:
     from gate.runner.adapters.http import HttpAdapter
 
-    return HttpAdapter(agent.url, agent.headers, agent.timeout_s, agent.concurrency, transport)
+    return HttpAdapter(inputs.url, agent.headers, agent.timeout_s, agent.concurrency, transport)
 
 
-def _python(agent: PythonAgent, root: Path, requests: Iterable[dict[str, Any]], policy: RetryPolicy,
+def _python(agent: PythonAgent, inputs: PythonInputs, root: Path, policy: RetryPolicy,
             transport: httpx.AsyncBaseTransport | None) -> Adapter:
     from gate.runner.adapters.python import PythonAdapter
 
-    return PythonAdapter(agent.function, root, agent.timeout_s)
+    return PythonAdapter(agent.function, inputs.function, agent.timeout_s)
 
 
-def _replay(agent: ReplayAgent, root: Path, requests: Iterable[dict[str, Any]], policy: RetryPolicy,
+def _replay(agent: ReplayAgent, inputs: ReplayInputs, root: Path, policy: RetryPolicy,
             transport: httpx.AsyncBaseTransport | None) -> Adapter:
     from gate.runner.adapters.replay import ReplayAdapter
 
-    path = Path(agent.trajectories)
-    return ReplayAdapter(path if path.is_absolute() else root / path)
+    return ReplayAdapter(inputs)
 
 
-def _openai(agent: OpenAIAgent, root: Path, requests: Iterable[dict[str, Any]], policy: RetryPolicy,
+def _openai(agent: OpenAIAgent, inputs: ChatInputs, root: Path, policy: RetryPolicy,
             transport: httpx.AsyncBaseTransport | None) -> Adapter:
     from gate.runner.adapters.openai import ChatAdapter
 
-    return ChatAdapter(agent, root, requests, policy, transport)
+    return ChatAdapter(agent, inputs, policy, transport)
 
 
-_BUILDERS: dict[type, Callable[..., Adapter]] = {CommandAgent: _command, HttpAgent: _http, PythonAgent: _python,
-                                                 ReplayAgent: _replay, OpenAIAgent: _openai}
+BUILDERS: dict[type, Callable[..., Adapter]] = {CommandAgent: _command, HttpAgent: _http, PythonAgent: _python,
+                                                ReplayAgent: _replay, OpenAIAgent: _openai}
 """One builder per settings model; each imports its adapter only when it is the one chosen."""
 
 
-def build_adapter(agent: AgentConfig, root: Path, requests: Iterable[dict[str, Any]], policy: RetryPolicy,
-                  transport: httpx.AsyncBaseTransport | None = None) -> Adapter:
-    """The configured adapter. Bad settings (missing program, skill file, env var) raise GateError here."""
-    return _BUILDERS[type(agent)](agent, root, requests, policy, transport)
+def build_adapter(agent: AgentConfig, root: Path, jobs: Sequence[Job], policy: RetryPolicy,
+                  transport: httpx.AsyncBaseTransport | None = None, inputs: AgentInputs | None = None) -> Adapter:
+    """The configured adapter, from ``inputs`` when they were checked already (`gate check` checks
+    them with the rest of its inputs), else from the agent's inputs checked here: bad settings
+    (missing program, skill file, env var) raise GateError before any call. The adapter closes them."""
+    checked = inputs if inputs is not None else check_agent(agent, root, planned_pairs(jobs))
+    try:
+        return BUILDERS[type(agent)](agent, checked, root, policy, transport)
+    except BaseException:
+        checked.close()
+        raise

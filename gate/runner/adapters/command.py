@@ -6,14 +6,11 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
 import signal
-import sys
 from collections import deque
 from pathlib import Path
 from typing import Any
 
-from gate.errors import GateError
 from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_object
 
 STDERR_TAIL = 2000
@@ -22,7 +19,6 @@ LEFTOVER_GRACE_S = 1.0
 """After the agent exits, how long its pipes may stay open (a tool it left running holds them)."""
 _HELD = "; a process the agent left behind kept its stdout open after the agent exited"
 
-_PYTHON_NAMES = ("python", "python3")
 _POSIX = os.name == "posix"
 _REAP_S = 5.0
 
@@ -50,23 +46,6 @@ class _Tail:
         return data.decode("utf-8", "replace").strip()
 
 
-def resolve_argv(command: tuple[str, ...], root: Path) -> list[str]:
-    """The argv to run: ``python`` means this interpreter; a missing program is a GateError."""
-    if not command:
-        raise GateError("agent.command is empty")
-    program, *rest = command
-    if program in _PYTHON_NAMES:
-        return [sys.executable, *rest]
-    if "/" in program:
-        path = Path(program) if Path(program).is_absolute() else root / program
-        if not path.exists():
-            raise GateError(f"agent.command: program '{program}' not found (relative to {root})")
-        return [str(path), *rest]
-    if shutil.which(program) is None:
-        raise GateError(f"agent.command: program '{program}' not found on PATH")
-    return [program, *rest]
-
-
 class CommandAdapter:
     """Runs ``command`` (cwd = the config's directory) once per request."""
 
@@ -74,9 +53,11 @@ class CommandAdapter:
     handles_retries = False
     cacheable = True
 
-    def __init__(self, command: tuple[str, ...], root: Path, timeout_s: float, output_cap: int = OUTPUT_CAP) -> None:
+    def __init__(self, command: tuple[str, ...], argv: list[str], root: Path, timeout_s: float,
+                 output_cap: int = OUTPUT_CAP) -> None:
+        """``argv``: the command resolved (gate.agent_inputs.resolve_argv)."""
         self._command = command
-        self._argv = resolve_argv(command, root)
+        self._argv = argv
         self._root = root
         self._timeout = timeout_s
         self._cap = output_cap

@@ -8,11 +8,12 @@ from typing import Any
 import httpx
 
 from gate.runner import headers as headers_mod
-from gate.runner.httpcall import OnDemandClient, check_url, post_json
+from gate.runner.httpcall import OnDemandClient, post_json
 
 
 class HttpAdapter:
-    """POSTs each request to ``url`` with the configured headers (${ENV} expanded per call)."""
+    """POSTs each request to ``url`` (checked: gate.agent_inputs) with the configured headers
+    (${ENV} expanded per call)."""
 
     name = "http"
     handles_retries = False
@@ -20,8 +21,6 @@ class HttpAdapter:
 
     def __init__(self, url: str, headers: Mapping[str, str], timeout_s: float, concurrency: int,
                  transport: httpx.AsyncBaseTransport | None = None) -> None:
-        headers_mod.check_environment(headers)
-        check_url(url)
         self._url = url
         self._headers = dict(headers)
         self._timeout = timeout_s

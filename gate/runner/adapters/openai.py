@@ -3,9 +3,10 @@
 The system message is the team's prompt (``agent.system_prompt`` or ``system_prompt_file``) in both
 groups; in group B the active skills' text follows it: ``<skills_dir>/<skill>.md`` for each one.
 The model is offered the agent's real tools (``agent.tools``: names, descriptions, JSON-Schema
-parameters) plus any tool a case intercepts; a call is answered from the case's intercepts, a
-declared tool without one gets ``agent.tool_default_result`` — so a forbidden tool the case never
-intercepts can still be called, and caught.
+parameters), or, when none are declared, the tools the case intercepts; a call is answered from the
+case's intercepts, a declared tool without one gets ``agent.tool_default_result`` — so a forbidden
+tool the case never intercepts can still be called, and caught. What it reads (skills, tools) is
+read and checked before any call by gate.agent_inputs.
 """
 
 from __future__ import annotations
@@ -13,97 +14,32 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from gate.agent_config import OpenAIAgent
-from gate.errors import GateError
+from gate.agent_inputs import ChatInputs
+from gate.agent_tools import PERMISSIVE
 from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError, snippet
-from gate.runner.httpcall import OnDemandClient, check_url, post_json
-from gate.runner.prompt import load_system_prompt
+from gate.runner.httpcall import OnDemandClient, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.text.reasoning import split_reasoning
 from gate.trajectory import tool_arguments
 
-_PERMISSIVE = {"type": "object", "properties": {}, "additionalProperties": True}
-
-
-def endpoint_url(url: str) -> str:
-    """The chat-completions URL from a base URL (…/v1) or the full endpoint."""
-    url = url.rstrip("/")
-    return url if url.endswith("/chat/completions") else f"{url}/chat/completions"
-
-
-def load_skills(requests: Iterable[Mapping[str, Any]], skills_dir: Path) -> dict[str, str]:
-    """The text of every skill a request activates; a missing file is a GateError before any call."""
-    texts: dict[str, str] = {}
-    for request in requests:
-        if not request.get("skill_enabled"):
-            continue
-        for skill in request.get("active_skills", ()):
-            if skill in texts:
-                continue
-            path = skills_dir / f"{skill}.md"
-            if not path.is_file():
-                raise GateError(
-                    f"skill file not found for active skill '{skill}' (case {request['case_id']}, "
-                    f"group {request['group']}): expected {path}"
-                )
-            texts[skill] = path.read_text(encoding="utf-8").strip()
-    return texts
-
 
 def tool_declarations(intercepts: Iterable[Mapping[str, Any]],
                       declared: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
-    """The declared tools, then one per intercepted tool not declared (its schema accepts anything)."""
+    """The declared tools, then one per intercepted tool not declared (its schema accepts anything;
+    with tools declared there is none: gate.agent_tools.check_intercepts)."""
     tools = [dict(tool) for tool in declared]
     known = {tool["function"]["name"] for tool in tools}
     names = [name for name in dict.fromkeys(str(i["tool"]) for i in intercepts) if name not in known]
     return tools + [
-        {"type": "function", "function": {"name": name, "description": f"The {name} tool.", "parameters": _PERMISSIVE}}
+        {"type": "function", "function": {"name": name, "description": f"The {name} tool.", "parameters": PERMISSIVE}}
         for name in names
     ]
-
-
-def load_tools(tools: str | tuple[dict[str, Any], ...], root: Path) -> list[dict[str, Any]]:
-    """``agent.tools`` read (a file is JSON or YAML) and checked: OpenAI function tools with unique
-    names and valid JSON-Schema parameters. A problem is a GateError before any call."""
-    where = "agent.tools"
-    data: Any = tools
-    if isinstance(tools, str):
-        from gate import yamlio
-
-        path = root / tools
-        where = str(path)
-        if not path.is_file():
-            raise GateError("tools file not found (agent.tools)", where=where)
-        text = yamlio.read_text(path)
-        data = yamlio.load(path, text)
-    if not isinstance(data, (list, tuple)):
-        raise GateError("tools must be a list of OpenAI function tools", where=where)
-    import jsonschema
-
-    found: list[dict[str, Any]] = []
-    for index, tool in enumerate(data):
-        function: Any = tool.get("function") if isinstance(tool, dict) else None
-        name = function.get("name") if isinstance(function, dict) else None
-        if not isinstance(function, dict) or tool.get("type", "function") != "function" or not isinstance(name, str) \
-                or not name:
-            raise GateError(f"tools[{index}]: expected {{type: function, function: {{name, description, parameters}}}}",
-                            where=where)
-        parameters = function.get("parameters", _PERMISSIVE)
-        try:
-            jsonschema.Draft202012Validator.check_schema(parameters)
-        except jsonschema.SchemaError as exc:
-            raise GateError(f"tools[{index}] ({name}): parameters is not a valid JSON Schema: {exc.message}",
-                            where=where) from None
-        if any(t["function"]["name"] == name for t in found):
-            raise GateError(f"tools[{index}]: tool '{name}' is declared twice", where=where)
-        found.append({"type": "function", "function": {**function, "parameters": parameters}})
-    return found
 
 
 class _Intercepts:
@@ -138,17 +74,14 @@ class ChatAdapter:
     handles_retries = True
     cacheable = True
 
-    def __init__(self, agent: OpenAIAgent, root: Path, requests: Iterable[dict[str, Any]], policy: RetryPolicy,
+    def __init__(self, agent: OpenAIAgent, inputs: ChatInputs, policy: RetryPolicy,
                  transport: httpx.AsyncBaseTransport | None = None) -> None:
-        if not agent.model:
-            raise GateError("agent.model is required by the openai adapter")
-        headers_mod.check_environment(agent.headers)
+        """``inputs``: the endpoint, skill texts and tools, checked (gate.agent_inputs)."""
         self._agent = agent
-        self._url = endpoint_url(agent.url)
-        check_url(self._url)
-        self._prompt = load_system_prompt(agent, root)
-        self._skills = load_skills(requests, root / agent.skills_dir)
-        self._tools = load_tools(agent.tools, root)
+        self._url = inputs.url
+        self._prompt = inputs.prompt
+        self._skills = inputs.skills
+        self._tools = inputs.tools
         self._policy = policy
         self._http = OnDemandClient(agent.timeout_s, agent.concurrency, transport, url=self._url)
 

@@ -5,39 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import importlib
 import inspect
 import itertools
-import sys
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from gate.errors import GateError
 from gate.runner.base import AgentError
-
-
-def load_function(spec: str, root: Path) -> Callable[..., Any]:
-    """The callable named by ``module:function`` (dots allowed after the colon), importable from ``root``."""
-    module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        raise GateError(f"agent.function must look like 'module:function', got '{spec}'")
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))  # the project's own modules, as when run from its directory
-    try:
-        target: Any = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise GateError(f"agent.function: cannot import '{module_name}': {exc}") from None
-    for part in attr.split("."):
-        if not hasattr(target, part):
-            raise GateError(f"agent.function: '{module_name}' has no attribute '{attr}'")
-        target = getattr(target, part)
-    if not callable(target):
-        raise GateError(f"agent.function: '{spec}' is not callable")
-    return target  # type: ignore[no-any-return]
 
 
 class PythonAdapter:
@@ -53,9 +29,10 @@ class PythonAdapter:
     handles_retries = False
     cacheable = True
 
-    def __init__(self, spec: str, root: Path, timeout_s: float) -> None:
+    def __init__(self, spec: str, function: Callable[..., Any], timeout_s: float) -> None:
+        """``function``: what ``spec`` names, imported (gate.agent_inputs.load_function)."""
         self._spec = spec
-        self._function = load_function(spec, root)
+        self._function = function
         self._is_async = inspect.iscoroutinefunction(self._function)
         self._timeout = timeout_s
         self._numbers = itertools.count(1)
