@@ -117,6 +117,8 @@ BAD_INPUTS: list[tuple[str, Callable[[Path], None], str]] = [
     ("openai-skill-file-missing", both(openai(), lambda p: (p / "skills" / "packing.md").unlink()),
      "B3-QC-01.yaml:13: skill file not found for active skill 'packing' (case B3-QC-01, group B): expected "),
     ("openai-tools-file-missing", openai(tools="tool.json"), "tool.json: tools file not found (agent.tools)"),
+    ("openai-system-prompt-file-empty", both(write("prompt.md", "  \n"), openai(system_prompt_file="prompt.md")),
+     "agent.system_prompt_file: "),
     ("openai-tools-file-bad-yaml", both(write("tools.yaml", "- [\n"), openai(tools="tools.yaml")), "tools.yaml:2: invalid YAML"),
     ("openai-tool-schema-broken",
      both(write("tools.json", json.dumps([{**TOOLS[0], "function": {**TOOLS[0]["function"], "parameters": {"type": "objekt"}}}])),
