@@ -5,22 +5,25 @@ bad run of a four-case dimension is 75 %, and B − A, whose line is where an un
 falls below 0 half the time. Reported as *inconclusive*, that is a verdict word on nearly every
 pull request of an unchanged agent — a word teams learn to ignore. So an inconclusive line is
 set against the baseline: when the baseline was recorded from enough runs of every case the line
-covers (``decision.baseline_runs``), met the line itself, and, group by group, the stratified exact
-test finds no drop from it (p > α), the shortfall is the agent's known noise and becomes a note
-that says so. No baseline, a thin one, a stale one, one that missed the line too, or a new case
-leaves the line inconclusive.
+covers (``decision.baseline_runs``), did not miss the line beyond doubt itself, and, group by
+group, the stratified exact test finds no drop from it (p > α), the shortfall is not this change's:
+a note says it is within the baseline's noise (the baseline met the line) or undecided on the base
+too (its own interval reaches the line from below) — known, like a failure the baseline has too.
+No baseline, a thin one, a stale one, one that missed the line beyond doubt, or a new case leaves
+the line inconclusive.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 from gate.case import Case
 from gate.config import DecisionConfig
 from gate.policy.thresholds import Finding, Level, at_least
 from gate.scoring.comparison import Comparison
-from gate.scoring.metrics import Metrics
-from gate.scoring.stats import stratified_exact_less
+from gate.scoring.metrics import GroupMetrics, Metrics
+from gate.scoring.stats import newcombe_interval, stratified_exact_less
 
 
 def drop_p_value(metrics: Metrics, comparison: Comparison, case_ids: list[str], group: str,
@@ -46,19 +49,34 @@ def _line_cases(finding: Finding, metrics: Metrics, cases: Mapping[str, Case]) -
     return sorted(cid for cid, key in metrics.case_dimension.items() if key == finding.dimension)
 
 
-def _baseline_rate(comparison: Comparison, case_ids: list[str], group: str) -> float | None:
-    rates = [count.passed / count.judged for cid in case_ids
-             if (count := comparison.count(cid, group)) is not None and count.judged]
-    return sum(rates) / len(rates) if rates else None
+def _baseline_group(comparison: Comparison, case_ids: list[str], group: str) -> GroupMetrics | None:
+    counts = tuple((count.passed, count.judged) for cid in case_ids
+                   if (count := comparison.count(cid, group)) is not None and count.judged)
+    return GroupMetrics(case_counts=counts) if counts else None
 
 
-def _baseline_met(finding: Finding, comparison: Comparison, case_ids: list[str], groups: list[str]) -> bool:
-    """Whether the baseline itself met the line: a line it missed too is not noise to explain away."""
-    rates = [_baseline_rate(comparison, case_ids, group) for group in groups]
-    if finding.threshold is None or any(rate is None for rate in rates):
-        return False
-    value = rates[0] if len(rates) == 1 else rates[1] - rates[0]  # type: ignore[operator]
-    return at_least(value, finding.threshold)
+Standing = Literal["met", "undecided", "missed"]
+
+
+def baseline_standing(finding: Finding, comparison: Comparison, case_ids: list[str], groups: list[str],
+                      confidence: float) -> Standing | None:
+    """Where the baseline itself stood on the line: met it, left it undecided (below, but its
+    interval reaches it), or missed it beyond doubt; None when it cannot say."""
+    measured = [_baseline_group(comparison, case_ids, group) for group in groups]
+    if finding.threshold is None or any(m is None for m in measured):
+        return None
+    if len(measured) == 1:
+        (m,) = measured
+        assert m is not None
+        value, high = m.exact_rate, (m.interval(confidence) or (0.0, 1.0))[1]
+    else:
+        a, b = measured
+        assert a is not None and b is not None
+        value = b.exact_rate - a.exact_rate
+        high = newcombe_interval(a.exact_rate, a.effective_runs, b.exact_rate, b.effective_runs, confidence)[1]
+    if at_least(value, finding.threshold):
+        return "met"
+    return "undecided" if at_least(high, finding.threshold) else "missed"
 
 
 def settle(findings: list[Finding], metrics: Metrics, comparison: Comparison, cases: Mapping[str, Case],
@@ -73,7 +91,8 @@ def settle(findings: list[Finding], metrics: Metrics, comparison: Comparison, ca
             continue
         ids = _line_cases(finding, metrics, cases)
         groups = [finding.group] if finding.group else ["A", "B"]
-        if not _baseline_met(finding, comparison, ids, groups):
+        standing = baseline_standing(finding, comparison, ids, groups, 1 - settings.alpha)
+        if standing is None or standing == "missed":
             settled.append(finding)
             continue
         p_values = [drop_p_value(metrics, comparison, ids, group, settings.baseline_runs) for group in groups]
@@ -82,7 +101,8 @@ def settle(findings: list[Finding], metrics: Metrics, comparison: Comparison, ca
             continue
         tests = ", ".join(f"{g} p = {p:.3g}" for g, p in zip(groups, p_values, strict=True))
         shown = finding.message.split(" — inconclusive")[0].split(" — ")[0]
+        said = ("within the baseline's noise" if standing == "met" else
+                "undecided on the base too — a known open question, not this change's")
         settled.append(finding.model_copy(update={
-            "level": Level.INFO, "outcome": None,
-            "message": f"{shown} — within the baseline's noise (no drop from it: {tests}), as on the base"}))
+            "level": Level.INFO, "outcome": None, "message": f"{shown} — {said} (no drop from the baseline: {tests})"}))
     return settled

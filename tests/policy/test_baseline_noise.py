@@ -41,8 +41,10 @@ TWO_BAD = [(1, 1), (1, 1), (0, 1), (0, 1)]
     pytest.param([(5, 5), (5, 5), (4, 5), (4, 5)], {}, [("info", "note")], id="a 90% baseline of 5 runs, no drop: noise"),
     pytest.param(None, {}, [("warning", "inconclusive")], id="no baseline: open"),
     pytest.param([(1, 1), (1, 1), (1, 1), (1, 1)], {}, [("warning", "inconclusive")], id="a one-run baseline: open"),
-    pytest.param([(5, 5), (5, 5), (1, 5), (2, 5)], {}, [("warning", "inconclusive")],
-                 id="the baseline missed the line too (65%): open"),
+    pytest.param([(5, 5), (5, 5), (1, 5), (2, 5)], {}, [("info", "note")],
+                 id="the baseline left the line undecided too (65%, its interval reaching 70%): known"),
+    pytest.param([(1, 5), (1, 5), (0, 5), (0, 5)], {}, [("warning", "inconclusive")],
+                 id="the baseline missed the line beyond doubt (10%): open"),
     pytest.param([(5, 5), (5, 5), (4, 5)], {}, [("warning", "inconclusive")], id="a case the baseline lacks: open"),
     pytest.param([(5, 5), (5, 5), (4, 5), (4, 5)], {"stale": True}, [("warning", "inconclusive")], id="stale: open"),
     pytest.param([(5, 5), (5, 5), (4, 5), (4, 5)], {"other_agent": True}, [("warning", "inconclusive")],
@@ -65,4 +67,9 @@ def test_the_note_says_what_the_baseline_showed() -> None:
     (note,) = baseline_noise.settle(lines, metrics, Comparison(present=True, counts=counts), {c: _case(c) for c in metrics.cases},
                                     SETTINGS)
     assert note.message == ("B3/QC: A pass rate 50.0% (2/4 cases) [15–85%] vs the 70.0% line — within the baseline's "
-                            "noise (no drop from it: A p = 0.111), as on the base")
+                            "noise (no drop from the baseline: A p = 0.111)")
+    counts = {f"c{i}": {"A": RunCount(passed=p, judged=5)} for i, p in enumerate((5, 5, 1, 2))}
+    (known,) = baseline_noise.settle(lines, metrics, Comparison(present=True, counts=counts),
+                                     {c: _case(c) for c in metrics.cases}, SETTINGS)
+    assert known.message.endswith("— undecided on the base too — a known open question, not this change's (no drop "
+                                  "from the baseline: A p = 0.556)")
