@@ -126,6 +126,13 @@ def test_a_baseline_that_was_uncertain_too_makes_it_a_known_note(project: Path, 
     assert "### Needs a look (1)" in (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
 
 
+def test_a_baseline_that_would_turn_uncertain_is_a_lowered_bar(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert invoke("baseline", "update")[0] == 0
+    monkeypatch.setenv("UNSURE", "B3-QC-01:A")
+    code, out, _ = invoke("baseline", "update")  # it would make the uncertain runs a known note from then on
+    assert code == 1 and "lowered (1): B3-QC-01 (A) 5/5 → 0/0 runs, 5 uncertain" in out
+
+
 def test_a_human_review_settles_it_on_that_trajectory(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert invoke("baseline", "update")[0] == 0
     monkeypatch.setenv("UNSURE", "B3-QC-01:A")
