@@ -29,21 +29,31 @@ Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 class StoredCount(Model):
-    """Passing runs out of judged runs, as recorded."""
+    """Passing runs out of judged runs, as recorded, and the runs left uncertain beside them
+    (absent when none was: files written before uncertain runs existed read the same)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     passed: int = Field(ge=0)
-    runs: int = Field(ge=1)
+    runs: int = Field(ge=0)
+    """Judged runs (uncertain ones are not judged)."""
+    uncertain: int | None = Field(None, ge=1)
+    """Runs whose readings disagreed, when there were any."""
 
     @model_validator(mode="after")
     def _passed_within_runs(self) -> StoredCount:
         if self.passed > self.runs:
             raise ValueError(f"passed ({self.passed}) exceeds runs ({self.runs})")
+        if self.runs == 0 and not self.uncertain:
+            raise ValueError("runs must be ≥ 1 (or uncertain ≥ 1, when every run was uncertain)")
         return self
 
+    @classmethod
+    def of(cls, count: RunCount | CountRecord) -> StoredCount:
+        return cls(passed=count.passed, runs=count.judged, uncertain=count.uncertain or None)
+
     def count(self) -> RunCount:
-        return RunCount(passed=self.passed, judged=self.runs)
+        return RunCount(passed=self.passed, judged=self.runs, uncertain=self.uncertain or 0)
 
 
 class Acceptance(Model):
@@ -110,9 +120,10 @@ def from_results(document: ResultsFile, where: str = "results.json") -> Baseline
     for cid, outcome in sorted(document.metrics.cases.items()):
         counts = outcome.counts
         if counts is None:  # results written before counts were recorded: one run per status
-            counts = {g: CountRecord(passed=int(s is Status.PASS), judged=1) for g, s in outcome.groups.items()
-                      if s is not Status.SKIPPED}
-        kept = {g: StoredCount(passed=c.passed, runs=c.judged) for g, c in sorted(counts.items()) if c.judged}
+            counts = {g: CountRecord(passed=int(s is Status.PASS), judged=int(s is not Status.UNCERTAIN),
+                                     uncertain=int(s is Status.UNCERTAIN))
+                      for g, s in outcome.groups.items() if s is not Status.SKIPPED}
+        kept = {g: StoredCount.of(c) for g, c in sorted(counts.items()) if c.judged or c.uncertain}
         if kept:
             cases[cid] = kept
     try:

@@ -54,7 +54,8 @@ def diff(old: Baseline, new: Baseline) -> BaselineDiff:
         elif now is None:
             removed += 1
         elif _passing(was) and not _passing(now):
-            lowered.append(f"{case_id} ({group}) {was.passed}/{was.judged} → {now.passed}/{now.judged} runs")
+            lowered.append(f"{case_id} ({group}) {was.passed}/{was.judged} → {now.passed}/{now.judged} runs"
+                           + (f", {now.uncertain} uncertain" if now.uncertain else ""))
         elif _passing(now) and not _passing(was):
             raised.append(f"{case_id} ({group})")
     dimensions = []

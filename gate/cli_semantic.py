@@ -62,16 +62,21 @@ def judge_command(config_path: str | None, trajectories: str | None, results: st
 @click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
 @click.option("--queue", "queue_path", default=None, help="The queue (default: <out_dir>/review-queue.jsonl).")
 @click.option("--reviewer", default=None, help="Your name (default: $GATE_REVIEWER, git's user.name, the login).")
+@click.option("--results", "results_path", default=None,
+              help="The check whose uncertain runs to list first (default: <out_dir>/results.json; "
+              "trajectories.jsonl beside it).")
 @click.pass_context
-def review_group(ctx: click.Context, config_path: str | None, queue_path: str | None, reviewer: str | None) -> None:
-    """Walk the review queue: each verdict a human should arbitrate, one at a time — p pass, f fail,
-    s skip, q quit. Verdicts are appended to the reviews file at once, so a walk resumes where it
-    stopped; each overrides the rule or judge verdict on that exact trajectory from then on."""
-    ctx.obj = {"config": config_path, "queue": queue_path, "reviewer": reviewer}
+def review_group(ctx: click.Context, config_path: str | None, queue_path: str | None, reviewer: str | None,
+                 results_path: str | None) -> None:
+    """Walk what a human should settle, one at a time — p pass, f fail, s skip, q quit: first the
+    uncertain constraints of the latest check (both readings shown), then the judge's review queue.
+    Verdicts are appended to the reviews file at once, so a walk resumes where it stopped; each
+    overrides the rule or judge verdict on that exact trajectory from then on."""
+    ctx.obj = {"config": config_path, "queue": queue_path, "reviewer": reviewer, "results": results_path}
     if ctx.invoked_subcommand is None:
         from gate.commands.review import walk
 
-        sys.exit(walk(config_path, queue_path, reviewer))
+        sys.exit(walk(config_path, queue_path, reviewer, results_path))
 
 
 @review_group.command("set")
@@ -88,4 +93,5 @@ def review_set_command(ctx: click.Context, trajectory: str, case_id: str, constr
 
     options = ctx.obj or {}
     sys.exit(record_one(options.get("config"), options.get("queue"), options.get("reviewer"),
-                        trajectory=trajectory, case_id=case_id, constraint=constraint, verdict=verdict, note=note))
+                        trajectory=trajectory, case_id=case_id, constraint=constraint, verdict=verdict, note=note,
+                        results_path=options.get("results")))

@@ -12,7 +12,7 @@ from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
 from gate.subject import Answers, Subject
 from gate.trajectory import Trajectory
-from gate.verdict import ConstraintVerdict, Outcome, RunVerdict, Status, combine
+from gate.verdict import ConstraintVerdict, Outcome, Reading, RunVerdict, Status, combine
 
 if TYPE_CHECKING:
     from gate.verdict_cache import VerdictStore
@@ -62,23 +62,51 @@ def _name(child: Constraint) -> str:
     return child.id or child.label
 
 
-def _combine(kind: str, outcomes: list[tuple[Constraint, Outcome]]) -> Outcome:
+_FLIPPED = {Status.PASS: Status.FAIL, Status.FAIL: Status.PASS}
+
+
+def _status_of(kind: str, statuses: list[Status]) -> Status:
+    """A combinator's status from its parts'. all_of: a failure outranks, then an uncertain part.
+    any_of: one pass suffices, then an uncertain part; otherwise an undecided branch leaves it
+    undecided — a branch only a judge can decide might still pass, so the rules must not fail the
+    run for it. not: pass and fail swap; uncertain, error and skipped stay."""
+    if kind == "not":
+        return _FLIPPED.get(statuses[0], statuses[0])
+    if kind == "all_of":
+        return combine(statuses)
+    for status in (Status.PASS, Status.UNCERTAIN, Status.ERROR, Status.SKIPPED):
+        if status in statuses:
+            return status
+    return Status.FAIL
+
+
+def _readings(kind: str, outcomes: list[tuple[Constraint, Outcome]], status: Status) -> tuple[Reading, ...]:
+    """Each part's readings, as readings of the whole: the verdict a reading gives the combinator
+    with that part read so and the other parts as they were judged. An uncertain whole carries only
+    its uncertain parts' readings: those are what a reviewer settles."""
     statuses = [o.status for _, o in outcomes]
-    parts = "; ".join(f"{_name(c)}: {o.status} — {o.detail}" for c, o in outcomes)
+    found = []
+    for index, (child, outcome) in enumerate(outcomes):
+        if status is Status.UNCERTAIN and outcome.status is not Status.UNCERTAIN:
+            continue
+        for reading in outcome.readings:
+            read = [*statuses[:index], reading.verdict, *statuses[index + 1:]]
+            label = reading.label if kind == "not" else f"{_name(child)}: {reading.label}"
+            found.append(reading.model_copy(update={"label": label, "verdict": _status_of(kind, read)}))
+    return tuple(found)
+
+
+def _combine(kind: str, outcomes: list[tuple[Constraint, Outcome]]) -> Outcome:
+    status = _status_of(kind, [o.status for _, o in outcomes])
+    readings = _readings(kind, outcomes, status) if any(o.readings for _, o in outcomes) else ()
     if kind == "not":
         inner = outcomes[0][1]
         if inner.status in (Status.ERROR, Status.SKIPPED):
             return inner
-        flipped = Status.FAIL if inner.status is Status.PASS else Status.PASS
-        return Outcome(status=flipped, detail=f"not ({inner.detail})")
-    if kind == "all_of":
-        return Outcome(status=combine(statuses), detail=f"all of: {parts}")
-    # any_of: one pass suffices. Otherwise an undecided branch leaves it undecided — a branch that
-    # only a judge can decide might still pass, so the rules must not fail the run for it.
-    for status in (Status.PASS, Status.ERROR, Status.SKIPPED):
-        if status in statuses:
-            return Outcome(status=status, detail=f"any of: {parts}")
-    return Outcome(status=Status.FAIL, detail=f"none of: {parts}")
+        return Outcome(status=status, detail=f"not ({inner.detail})", readings=readings)
+    parts = "; ".join(f"{_name(c)}: {o.status} — {o.detail}" for c, o in outcomes)
+    head = "none of" if kind == "any_of" and status is Status.FAIL else kind.replace("_", " ")
+    return Outcome(status=status, detail=f"{head}: {parts}", readings=readings)
 
 
 def _within(budget: Budget, constraint: Constraint, subject: Subject, rubrics: Rubrics | None) -> Outcome:
@@ -115,7 +143,7 @@ def evaluate(case: Case, trajectory: Trajectory, *, budget_s: float | None = DEF
             outcome = _within(budget, constraint, subject, rubrics)
             verdicts.append(ConstraintVerdict(
                 id=constraint.id or constraint.label, check=constraint.label, status=outcome.status,
-                detail=outcome.detail, evidence=outcome.evidence,
+                detail=outcome.detail, evidence=outcome.evidence, readings=outcome.readings,
             ))
     if readings is not None:
         readings.keep(case, subject, budget_s)

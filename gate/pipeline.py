@@ -194,9 +194,9 @@ EXCERPT_CHARS = 500
 
 
 def excerpts(trajectories: Sequence[Kept], verdicts: list[RunVerdict]) -> dict[tuple[str, str, int], str]:
-    """The first characters of each failing run's answer: what a reviewer reads beside the reason
-    (a spooled run's answer is read back for this)."""
-    failing = {(v.case_id, v.group, v.run) for v in verdicts if v.status is Status.FAIL}
+    """The first characters of each failing or uncertain run's answer: what a reviewer reads beside
+    the reason or the readings (a spooled run's answer is read back for this)."""
+    failing = {(v.case_id, v.group, v.run) for v in verdicts if v.status in (Status.FAIL, Status.UNCERTAIN)}
     return {(t.case_id, t.group, t.run): t.final_answer[:EXCERPT_CHARS]
             for t in trajectories if (t.case_id, t.group, t.run) in failing}
 

@@ -24,14 +24,27 @@ class _Part(Model):
     model_config = ConfigDict(extra="allow", frozen=True)
 
 
+class ReadingRecord(_Part):
+    """One reading of the answer a checker weighed: what was read, the verdict it gives, why it was
+    chosen or set aside."""
+
+    label: str
+    verdict: Status
+    why: str = ""
+    chosen: bool = False
+
+
 class ConstraintRecord(_Part):
     id: str
     check: str
     status: Status
+    """``uncertain``: its readings give different verdicts (both are in ``readings``)."""
     detail: str = ""
     evidence: list[Any] = Field(default_factory=list)
     source: Literal["judge", "human"] | None = None
     """Who decided it when not the rule checkers."""
+    readings: list[ReadingRecord] = Field(default_factory=list)
+    """The readings the checker weighed, when it offers them; absent when it offered none."""
 
 
 class RunRecord(_Part):
@@ -41,6 +54,7 @@ class RunRecord(_Part):
     group: str
     run: int = Field(ge=0)
     status: Status
+    """``uncertain`` when no constraint failed and one's readings disagree: never a pass."""
     unjudged: int = Field(0, ge=0)
     error: str | None = None
     constraints: list[ConstraintRecord] = Field(default_factory=list)
@@ -48,10 +62,11 @@ class RunRecord(_Part):
 
 
 class CountRecord(_Part):
-    """Passing runs of judged runs of one (case, group)."""
+    """Passing runs of judged runs of one (case, group), and its uncertain runs (judged apart)."""
 
     passed: int = Field(ge=0)
     judged: int = Field(ge=0)
+    uncertain: int = Field(0, ge=0)
 
     @property
     def rate(self) -> float | None:
@@ -69,6 +84,8 @@ class CaseRecord(_Part):
 class GroupRecord(_Part):
     runs: int = Field(0, ge=0)
     passed: int = Field(0, ge=0)
+    uncertain: int = Field(0, ge=0)
+    """Runs left uncertain: not in the rates, never passes."""
     case_pass_rate: float | None = Field(None, ge=0, le=1)
     constraint_follow_rate: float | None = Field(None, ge=0, le=1)
 
@@ -149,6 +166,8 @@ def _constraint_json(verdict: ConstraintVerdict) -> dict[str, Any]:
                              "detail": verdict.detail, "evidence": list(verdict.evidence)}
     if verdict.source is not None:  # decided by the judge or a human, not by the rule checkers
         found["source"] = verdict.source
+    if verdict.readings:
+        found["readings"] = [r.model_dump(mode="json") for r in verdict.readings]
     return found
 
 

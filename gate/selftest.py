@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from gate.case import Case, Example
 from gate.evaluate import evaluate
 from gate.trajectory import Trajectory
-from gate.verdict import Status
+from gate.verdict import ConstraintVerdict, Status, describe_readings
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,14 @@ def _trajectory(case: Case, example: Example) -> Trajectory:
                       final_answer=example.final_answer, tool_calls=example.tool_calls)
 
 
+def _why(verdict: ConstraintVerdict) -> str:
+    """The detail, and on an uncertain verdict the readings it could not separate: an example the
+    case says passes or fails must read one way."""
+    if verdict.status is Status.UNCERTAIN and verdict.readings:
+        return f"{verdict.detail} ({describe_readings(verdict.readings)})"
+    return verdict.detail
+
+
 def check_examples(case: Case) -> list[Problem]:
     """Problems with ``case``'s examples (an aggregate case has none to check)."""
     if case.examples is None:
@@ -34,7 +42,7 @@ def check_examples(case: Case) -> list[Problem]:
         verdict = evaluate(case, _trajectory(case, example))
         for c in verdict.constraints:
             if c.id in rule_ids and c.status is not Status.PASS:
-                problems.append(f"pass[{index}]: constraint '{c.id}' is {c.status}, expected pass — {c.detail}")
+                problems.append(f"pass[{index}]: constraint '{c.id}' is {c.status}, expected pass — {_why(c)}")
     covered: set[str] = set()
     for index, example in enumerate(case.examples.fail):
         verdict = evaluate(case, _trajectory(case, example))
@@ -47,12 +55,12 @@ def check_examples(case: Case) -> list[Problem]:
                 problems.append(f"fail[{index}]: constraint '{name}' does not apply to group {example.group}")
             elif constraint.is_rule and statuses[name].status is not Status.FAIL:
                 got = statuses[name]
-                problems.append(f"fail[{index}]: constraint '{name}' is {got.status}, expected fail — {got.detail}")
+                problems.append(f"fail[{index}]: constraint '{name}' is {got.status}, expected fail — {_why(got)}")
             else:
                 covered.add(name)
         for c in verdict.constraints:
             if c.id in rule_ids and c.id not in example.fails and c.status is not Status.PASS:
-                problems.append(f"fail[{index}]: constraint '{c.id}' is {c.status} but not listed in fails — {c.detail}")
+                problems.append(f"fail[{index}]: constraint '{c.id}' is {c.status} but not listed in fails — {_why(c)}")
     for name in sorted(rule_ids - covered):
         problems.append(f"rule constraint '{name}' has no fail example that fails it")
     return [Problem(case.id, case.path, message) for message in problems]

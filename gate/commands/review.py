@@ -1,5 +1,6 @@
-"""`gate review`: a human walks the review queue in the terminal, or records one verdict; every
-verdict is appended to the reviews file the moment it is given."""
+"""`gate review`: a human walks the uncertain constraints of the latest check, then the judge's
+review queue, in the terminal, or records one verdict; every verdict is appended to the reviews
+file the moment it is given."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import datetime
 import getpass
 import os
 import subprocess
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import click
@@ -14,6 +17,7 @@ from pydantic import ValidationError
 
 from gate import safejson
 from gate.case import Case
+from gate.commands.review_uncertain import UncertainItem, show_item, uncertain_items
 from gate.config import GateConfig, load_config
 from gate.errors import EXIT_PASSED, GateError, did_you_mean
 from gate.loader import load_cases
@@ -67,6 +71,10 @@ def _paths(config_path: str | None, queue_path: str | None) -> tuple[GateConfig,
     return config, queue, config.resolve(config.reviews)
 
 
+def _results_path(config: GateConfig, results_path: str | None) -> Path:
+    return Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
+
+
 def _show(entry: QueueEntry, cases: dict[str, Case], position: str) -> None:
     found = cases.get(entry.case_id)
     constraint = found.constraint(entry.constraint) if found else None
@@ -91,18 +99,31 @@ def _cases(config: GateConfig) -> dict[str, Case]:
     return load_cases(config.resolve(config.cases.path), config.suites).cases
 
 
-def walk(config_path: str | None, queue_path: str | None, reviewer: str | None) -> int:
-    """Show each unreviewed queue entry and record the verdict given; returns the exit code."""
+def walk(config_path: str | None, queue_path: str | None, reviewer: str | None,
+         results_path: str | None = None) -> int:
+    """Show each unreviewed uncertain constraint of the latest check (first), then each unreviewed
+    queue entry, and record the verdict given; returns the exit code."""
     config, queue_file, reviews_file = _paths(config_path, queue_path)
-    entries = read_queue(queue_file)
+    cases = _cases(config)
+    results_file = _results_path(config, results_path)
+    uncertain = uncertain_items(results_file, cases)
+    # a check's results alone are worth a walk: the queue is the judge's, and may not exist
+    no_queue = not queue_path and not queue_file.exists() and results_file.is_file()
+    entries = [] if no_queue else read_queue(queue_file)
     reviews = load_reviews(reviews_file)
+    unsure = [i for i in uncertain if reviews.lookup(i.trajectory, i.case_id, i.constraint) is None]
     todo = [e for e in entries if reviews.lookup(e.trajectory, e.case_id, e.constraint) is None]
     name = reviewer_name(reviewer)
-    cases = _cases(config)
-    click.echo(f"{len(todo)} of {len(entries)} queue entries to review (verdicts go to {reviews_file}, as {name})")
+    first = f"{len(unsure)} of {len(uncertain)} uncertain constraint(s)" if uncertain or no_queue else ""
+    queued = ("no review queue (`gate judge` writes one)" if no_queue else
+              f"{len(todo)} of {len(entries)} queue entries to review")
+    click.echo(f"{first}{' and ' if first else ''}{queued} (verdicts go to {reviews_file}, as {name})")
+    steps: list[tuple[UncertainItem | QueueEntry, Callable[[str], None]]] = [
+        *((item, partial(show_item, item, cases)) for item in unsure),
+        *((entry, partial(_show, entry, cases)) for entry in todo)]
     recorded = skipped = 0
-    for index, entry in enumerate(todo, 1):
-        _show(entry, cases, f"{index}/{len(todo)}")
+    for index, (step, show) in enumerate(steps, 1):
+        show(f"{index}/{len(steps)}")
         key = click.prompt("verdict: [p]ass [f]ail [s]kip [q]uit", type=click.Choice(list(KEYS)), show_choices=False)
         if KEYS[key] == "quit":
             break
@@ -110,10 +131,11 @@ def walk(config_path: str | None, queue_path: str | None, reviewer: str | None) 
             skipped += 1
             continue
         note = click.prompt("note (enter for none)", default="", show_default=False)
-        append_review(reviews_file, _review(entry.trajectory, entry.case_id, entry.constraint, KEYS[key], note, name,
-                                            rule=entry.rule, judge=entry.judge))
+        rule, judge = ("uncertain", None) if isinstance(step, UncertainItem) else (step.rule, step.judge)
+        append_review(reviews_file, _review(step.trajectory, step.case_id, step.constraint, KEYS[key], note, name,
+                                            rule=rule, judge=judge))
         recorded += 1
-    left = len(todo) - recorded - skipped
+    left = len(steps) - recorded - skipped
     click.echo(f"recorded {recorded} verdict(s), skipped {skipped}, {left} left → {reviews_file}")
     return EXIT_PASSED
 
@@ -128,7 +150,7 @@ def _review(trajectory: str, case_id: str, constraint: str, verdict: str, note: 
 
 
 def record_one(config_path: str | None, queue_path: str | None, reviewer: str | None, *, trajectory: str,
-               case_id: str, constraint: str, verdict: str, note: str) -> int:
+               case_id: str, constraint: str, verdict: str, note: str, results_path: str | None = None) -> int:
     """`gate review set`: one verdict for a (trajectory, case, constraint) that exists."""
     config, queue_file, reviews_file = _paths(config_path, queue_path)
     case_set = load_cases(config.resolve(config.cases.path), config.suites)
@@ -142,8 +164,20 @@ def record_one(config_path: str | None, queue_path: str | None, reviewer: str | 
     if queue_file.is_file():
         entry = next((e for e in read_queue(queue_file) if (e.trajectory, e.case_id, e.constraint)
                       == (trajectory, case_id, constraint)), None)
-    review = _review(trajectory, case_id, constraint, verdict, note, reviewer_name(reviewer),
-                     rule=entry.rule if entry else None, judge=entry.judge if entry else None)
+    rule, judge = (entry.rule, entry.judge) if entry else (None, None)
+    if entry is None and _was_uncertain(_results_path(config, results_path), case_set.cases,
+                                        (trajectory, case_id, constraint)):
+        rule = "uncertain"
+    review = _review(trajectory, case_id, constraint, verdict, note, reviewer_name(reviewer), rule=rule, judge=judge)
     append_review(reviews_file, review)
     click.echo(f"recorded: {case_id} {constraint} on {trajectory[:19]}… is {verdict} ({review.reviewer}) → {reviews_file}")
     return EXIT_PASSED
+
+
+def _was_uncertain(results: Path, cases: dict[str, Case], key: tuple[str, str, str]) -> bool:
+    """Whether the latest check left this constraint uncertain on this trajectory (what the review
+    records as the rule's verdict); results that cannot say leave it unrecorded, not the verdict."""
+    try:
+        return any((i.trajectory, i.case_id, i.constraint) == key for i in uncertain_items(results, cases))
+    except GateError:
+        return False

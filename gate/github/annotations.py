@@ -4,8 +4,9 @@ GitHub shows at most 10 annotations of each kind per step, so the most important
 red lines, then newly failing runs the skill is blamed for, newly failing runs, other skill-blamed
 runs, other gate-failing findings, the remaining failing runs — each tier by case id. A run that
 fails where the baseline failed too (``known-failure``) or a flaky run of a case that passes by
-majority is a ``::notice``, not an ``::error``: a passing gate shows no error. What does not fit is
-counted in one closing notice.
+majority is a ``::notice``, not an ``::error``: a passing gate shows no error. An uncertain run (its
+readings disagree) is a ``::warning`` naming both readings. What does not fit is counted in one
+closing notice.
 """
 
 # No `from __future__ import annotations` here: it would bind the name of this module's public
@@ -14,8 +15,8 @@ counted in one closing notice.
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from gate.results import FindingRecord, ResultsFile, RunRecord
-from gate.verdict import Status
+from gate.results import ConstraintRecord, FindingRecord, ResultsFile, RunRecord
+from gate.verdict import Reading, Status, describe_readings
 from gate.workflow_commands import MAX_ANNOTATIONS, command, escape_data, escape_property
 
 __all__ = ["annotations", "command", "escape_data", "escape_property"]
@@ -36,6 +37,8 @@ class _Note:
     message: str
     case_id: str | None
     is_run: bool
+    what: str = "failed"
+    """What the runs came to, for the title of several merged: failed, uncertain."""
 
 
 def _newly_failing(results: ResultsFile) -> set[tuple[str, str]]:
@@ -68,6 +71,21 @@ def _run_note(run: RunRecord, newly: set[tuple[str, str]], blame: Mapping[str, s
                  "\n".join(lines) or f"status {run.status.value}", case_id or None, True)
 
 
+def _readings(constraint: ConstraintRecord) -> str:
+    readings = tuple(Reading(label=r.label or "?", verdict=r.verdict, why=r.why, chosen=r.chosen)
+                     for r in constraint.readings)
+    return describe_readings(readings) or constraint.detail
+
+
+def _uncertain_note(run: RunRecord) -> _Note:
+    """A run whose readings disagree: a warning naming them — never a pass, not a failure."""
+    lines = [f"{c.id or '?'}{f' [{c.check}]' if c.check else ''}: {_readings(c)}"
+             for c in run.constraints if c.status is Status.UNCERTAIN]
+    title = f"{run.case_id} group {run.group} run {run.run} uncertain (needs a look: `gate review`)"
+    return _Note("warning", 1, (run.case_id, run.group, run.run, ""), title,
+                 "\n".join(lines) or "status uncertain", run.case_id or None, True, "uncertain")
+
+
 def _per_case(notes: list[_Note]) -> list[_Note]:
     """One annotation per case file and kind: a case broken in both groups and its confirm reruns
     is one error, its title counting the runs, its message the reasons without repeats."""
@@ -81,14 +99,17 @@ def _per_case(notes: list[_Note]) -> list[_Note]:
             continue
         runs = ", ".join(f"{n.key[1]} run {n.key[2]}" for n in same[:8]) + (", …" if len(same) > 8 else "")
         tags = same[0].title.partition(" (")[2]
-        title = f"{case_id} failed in {len(same)} runs ({runs})" + (f" ({tags}" if tags else "")
+        title = f"{case_id} {same[0].what} in {len(same)} runs ({runs})" + (f" ({tags}" if tags else "")
         reasons = list(dict.fromkeys(line for n in same for line in n.message.split("\n")))
-        merged.append(_Note(kind, min(n.rank for n in same), same[0].key, title, "\n".join(reasons), case_id, True))
+        merged.append(_Note(kind, min(n.rank for n in same), same[0].key, title, "\n".join(reasons), case_id, True,
+                            same[0].what))
     return merged
 
 
-def _finding_note(f: FindingRecord, failing_cases: set[str]) -> _Note | None:
+def _finding_note(f: FindingRecord, failing_cases: set[str], uncertain_cases: set[str]) -> _Note | None:
     level, case_id = f.level, f.case_id or None
+    if f.rule == "needs-a-look" and level != "error" and case_id in uncertain_cases:
+        return None  # said already by that case's uncertain runs
     if level == "red-line":
         kind, rank = "error", 0
     elif level == "error":
@@ -112,10 +133,11 @@ def _notes(results: ResultsFile) -> list[_Note]:
     blame = {cid: o.attribution for cid, o in cases.items()}
     states = {cid: o.states for cid, o in cases.items()}
     runs = [r for r in results.results if r.status in _FAILING]
-    notes = _per_case([_run_note(r, newly, blame, states) for r in runs])
+    unsure = [r for r in results.results if r.status is Status.UNCERTAIN]
+    notes = _per_case([_run_note(r, newly, blame, states) for r in runs] + [_uncertain_note(r) for r in unsure])
     failing_cases = {r.case_id for r in runs}
     for f in results.findings:
-        note = _finding_note(f, failing_cases)
+        note = _finding_note(f, failing_cases, {r.case_id for r in unsure})
         if note is not None:
             notes.append(note)
     return sorted(notes, key=lambda n: (n.rank, n.key, n.title, n.message))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from gate.case import Case
 from gate.config import DecisionConfig, Thresholds
-from gate.policy import baseline_noise, never, outage, regressions
+from gate.policy import baseline_noise, never, outage, regressions, uncertain
 from gate.policy import evidence as decision
 from gate.policy.thresholds import Finding, Level, gate_passed, sort_findings
 from gate.scoring.comparison import Comparison
@@ -34,9 +34,11 @@ class Decision:
 def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metrics, comparison: Comparison,
            consistency: ConsistencyReport | None, *, thresholds: Thresholds, settings: DecisionConfig, fail_on: str,
            partial: bool = False, interrupted: bool = False, notes: list[Finding] | None = None) -> Decision:
-    """Findings of the seeds' lines (not for a shard: the merged result is judged), the baseline and
-    its regressions, consistency, an outage and an interruption — sorted — and the verdict they give."""
+    """Findings of the never-rules and the uncertain runs, the seeds' lines (not for a shard: the
+    merged result is judged), the baseline and its regressions, consistency, an outage and an
+    interruption — sorted — and the verdict they give."""
     findings: list[Finding] = never.findings(cases, verdicts, comparison.accepted)
+    findings += uncertain.findings(cases, verdicts, comparison, settings)
     if partial:
         findings.append(Finding(level=Level.INFO, rule="shard",
                                 message="thresholds are enforced on the merged result (`gate merge`)"))

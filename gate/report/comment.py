@@ -16,6 +16,7 @@ from gate.percent import percent
 from gate.policy.thresholds import Finding, Level
 from gate.report.markdown_safe import inline, own
 from gate.report.model import GateReport
+from gate.report.needs_look import needs_a_look_section
 from gate.results import sort_verdicts
 from gate.scoring.metrics import GroupMetrics
 from gate.verdict import RunVerdict, Status
@@ -268,7 +269,8 @@ def render(report: GateReport, *, with_marker: bool = True) -> str:
     head += [verdict_line(report), "", *verdict_note(report), *context_line(report), *cache_line(report),
              *sources_line(report)]
     sections: list[Callable[[GateReport], list[str]]] = [
-        newly_failing_section, lambda r: findings_section(r.findings), moved_section, newly_passing_section,
+        newly_failing_section, lambda r: findings_section(r.findings), needs_a_look_section, moved_section,
+        newly_passing_section,
         full_table_section, consistency_section, failing_section,
     ]
     bodies = [section(report) for section in sections]

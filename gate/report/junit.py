@@ -3,7 +3,9 @@
 
 Green means green: a run that fails where the baseline failed too (a known failure), or a flaky
 run of a case that passes by majority, is reported as skipped with the reason, so JUnit consumers
-count only new failures; the gate's own rules are testcases, failed when they fail the gate.
+count only new failures; an uncertain run (its readings disagree) is skipped too, its message
+naming both readings — never a pass, never a failure; the gate's own rules are testcases, failed
+when they fail the gate.
 Built with junit-xml and written as its pretty print writes it (``gate.report.junit_text``, without
 the DOM round trip); every string is cleaned first (agents write ANSI escapes and control
 characters), and every failure carries a message — junit-xml drops one that has neither. Times are
@@ -25,7 +27,7 @@ from gate.report.model import GateReport
 from gate.results import sort_verdicts
 from gate.sanitize import one_line, xml_safe
 from gate.scoring.metrics import dimension_key
-from gate.verdict import RunVerdict, Status
+from gate.verdict import RunVerdict, Status, describe_readings
 
 
 def _display_path(path: str, cwd: Path) -> str:
@@ -76,6 +78,21 @@ def _reasons(verdicts: list[RunVerdict], labelled: bool) -> tuple[str, str]:
     return one_line(message, 1000), xml_safe(output)
 
 
+def _uncertain(verdicts: list[RunVerdict], labelled: bool) -> tuple[str, str]:
+    """"uncertain: count (…): read as «…» → pass (…); or as «…» → fail (…)", and every constraint."""
+    def label(v: RunVerdict) -> str:
+        return f"{v.group} run {v.run}: " if labelled else ""
+
+    readings = "; ".join(dict.fromkeys(
+        f"{label(v)}{c.id} ({c.check}): {describe_readings(c.readings) or c.detail}"
+        for v in verdicts for c in v.uncertain()))
+    message = f"uncertain — settle it with `gate review`: {readings}"
+    output = "\n".join(f"{label(v)}[{c.status.value}] {c.id} ({c.check}): {c.detail}"
+                       + "".join(f"\n  {r.describe()}" for r in c.readings)
+                       for v in verdicts for c in v.constraints)
+    return one_line(message, 1000), xml_safe(output)
+
+
 def _outcome(report: GateReport, verdicts: list[RunVerdict], states: dict[str, dict[str, str]]) -> _Outcome:
     """A testcase's outcome from its runs (one run, or every run of a case): a failure only where
     one is new; known and flaky failures as the configured mapping says."""
@@ -98,6 +115,9 @@ def _outcome(report: GateReport, verdicts: list[RunVerdict], states: dict[str, d
                         xml_safe("\n".join(str(v.error) for v in agent)), "agent-error")
     if new:
         return _Outcome("error", *_reasons(new, labelled), "checker-error")
+    unsure = [v for v in verdicts if v.status is Status.UNCERTAIN]
+    if unsure:  # never a pass, never a failure: a human review settles it
+        return _Outcome("skipped", *_uncertain(unsure, labelled))
     if known:
         message, output = _reasons(known, labelled)
         why = "; ".join(dict.fromkeys(_why_not_new(report, v, states[v.case_id][v.group]) for v in known))

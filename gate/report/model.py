@@ -44,7 +44,7 @@ class GateReport:
     unavailable: bool = False
     """Most runs of a group ended in agent errors: an outage (exit 4), not a regression."""
     excerpts: dict[tuple[str, str, int], str] = field(default_factory=dict)
-    """The start of the answer of each failing run, for the reports that show it (JUnit system-out)."""
+    """The start of the answer of each failing or uncertain run, for the reports that show it (JUnit system-out)."""
     context: dict[str, str] = field(default_factory=dict)
     cached: int = 0
     """Answers served from the answer cache rather than asked of the agent in this run."""

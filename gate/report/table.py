@@ -7,15 +7,16 @@ from collections.abc import Callable, Iterable, Iterator
 from gate.memo import ByIdentity
 from gate.results import sort_verdicts
 from gate.sanitize import one_line
-from gate.verdict import RunVerdict, Status
+from gate.verdict import RunVerdict, Status, describe_readings
 
 
 def _why(verdict: RunVerdict, width: int = 90) -> str:
     if verdict.error:
         text = f"agent error: {verdict.error}"
     else:
-        failing = verdict.failing()
-        text = "; ".join(f"{c.id}: {c.detail}" for c in failing)
+        failing = [f"{c.id}: {c.detail}" for c in verdict.failing()]
+        unsure = [f"{c.id}: uncertain, {describe_readings(c.readings) or c.detail}" for c in verdict.uncertain()]
+        text = "; ".join(failing + unsure)
     return one_line(text, width)  # agent text: no escape sequence reaches the terminal
 
 

@@ -11,6 +11,8 @@ from gate.verdict import Status
 
 MAX_REASONS = 3
 """Failing constraints shown under a finding; the rest are in results.json."""
+_NOTES_SHOWN = ("no-baseline", "needs-a-look")
+"""Info notes worth a line: no baseline to compare with, and known uncertain runs (never passes)."""
 
 
 def summary(report: GateReport, paths: dict[str, Path]) -> str:
@@ -27,7 +29,7 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
                      "—" if delta is None else f"{delta * 100:+.1f}"])
     lines = [tabulate(rows, headers=["dimension", "A", "B", "Δ B−A"], tablefmt="simple", disable_numparse=True), ""]
     for finding in report.findings:
-        if finding.level is not Level.INFO or finding.rule == "no-baseline":
+        if finding.level is not Level.INFO or finding.rule in _NOTES_SHOWN:
             lines.append(f"[{finding.level.value}] {one_line(finding.message, 400)}")
             lines += _reasons(report, finding)
     flakes = [f"{d.case_id} ({d.group}) {d.now.shown()}" for d in report.regressions if d.outcome.value == "cleared"]

@@ -151,7 +151,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
         if judge is None:
             return None
         verdict = state.verdicts[key] = judge(trajectory)
-        return None if verdict.status is Status.SKIPPED else verdict.status is Status.PASS
+        return None if verdict.status in (Status.SKIPPED, Status.UNCERTAIN) else verdict.status is Status.PASS
 
     def kept(key: Key, trajectory: Trajectory) -> None:
         if keep is not None:  # once judged: a run stopped before holds the whole trajectory

@@ -12,19 +12,20 @@ from gate.model import Model
 from gate.scoring.metrics import Metrics
 from gate.verdict import RunCount, Status
 
-State = Literal["new-failure", "known-failure", "fixed", "new-case", "passing", "skipped"]
+State = Literal["new-failure", "known-failure", "fixed", "new-case", "passing", "skipped", "uncertain"]
 """A (case, group) against the baseline, by the majority of its runs now and there."""
 
 
 def from_metrics(metrics: Metrics, *, cases_digest: str, identity: dict[str, Any],
                  runs_per_case: int | None = None, calibration: dict[str, Any] | None = None) -> Baseline:
-    """The baseline of computed metrics: every judged (case, group) with its counts."""
+    """The baseline of computed metrics: every judged (case, group) with its counts (and one whose
+    runs were all uncertain, so that a later check knows it was)."""
     return Baseline(
         schema_=SCHEMA, cases_digest=cases_digest, identity=identity, runs_per_case=runs_per_case,
         dimensions={key: {g: m.case_pass_rate for g, m in sorted(groups.items())}
                     for key, groups in sorted(metrics.dimensions.items())},
-        cases={cid: {g: StoredCount(passed=c.passed, runs=c.judged) for g, c in sorted(o.counts.items()) if c.judged}
-               for cid, o in sorted(metrics.cases.items()) if any(c.judged for c in o.counts.values())},
+        cases={cid: {g: StoredCount.of(c) for g, c in sorted(o.counts.items()) if c.judged or c.uncertain}
+               for cid, o in sorted(metrics.cases.items()) if any(c.judged or c.uncertain for c in o.counts.values())},
         calibration=calibration,
     )
 
@@ -57,6 +58,8 @@ class Comparison(Model):
         """Where a (case, group) stands against the baseline: known vs new, failing vs fixed."""
         if status is Status.SKIPPED:
             return "skipped"
+        if status is Status.UNCERTAIN:  # its readings disagree: neither a failure nor a pass until settled
+            return "uncertain"
         before = self.count(case_id, group)
         if before is None or not before.judged:
             return "new-case"

@@ -25,7 +25,9 @@ def _rate(numerator: int, denominator: int) -> float | None:
 
 
 class GroupMetrics(Model):
-    """Counts and rates of one group over a set of runs. Agent errors count as judged, not passed.
+    """Counts and rates of one group over a set of runs. Agent errors count as judged, not passed;
+    uncertain runs (readings that disagree) are left out of the rates like skipped ones, and counted
+    apart — never as passes.
 
     The case pass rate is the mean over cases of each case's pass rate, so every case weighs the
     same however often it ran (confirm reruns add runs to a few cases only); with the same number of
@@ -41,6 +43,8 @@ class GroupMetrics(Model):
     agent_errors: int = 0
     """Of ``errors``: runs whose agent call failed (the rest had a checker error or ran out of judging budget)."""
     skipped: int = 0
+    uncertain: int = 0
+    """Runs whose verdict is uncertain: neither passed nor judged until a human review settles them."""
     constraints_passed: int = 0
     constraints_judged: int = 0
     case_counts: tuple[tuple[int, int], ...] = ()
@@ -97,19 +101,24 @@ class GroupMetrics(Model):
         }
 
 
+_UNJUDGED = (Status.SKIPPED, Status.UNCERTAIN)
+"""Verdicts left out of rates: rubrics no rule decides, and readings that disagree."""
+
+
 def _group_metrics(outcomes: list[tuple[RunCount, list[RunVerdict]]]) -> GroupMetrics:
-    counts = {"runs": 0, "passed": 0, "failed": 0, "errors": 0, "agent_errors": 0, "skipped": 0,
+    counts = {"runs": 0, "passed": 0, "failed": 0, "errors": 0, "agent_errors": 0, "skipped": 0, "uncertain": 0,
               "constraints_passed": 0, "constraints_judged": 0}
     judged_cases = []
     for count, verdicts in outcomes:
         for verdict in verdicts:
-            judged = [c for c in verdict.constraints if c.status is not Status.SKIPPED]
+            judged = [c for c in verdict.constraints if c.status not in _UNJUDGED]
             counts["runs"] += 1
             counts["passed"] += verdict.status is Status.PASS
             counts["failed"] += verdict.status is Status.FAIL
             counts["errors"] += verdict.status is Status.ERROR
             counts["agent_errors"] += verdict.error is not None
             counts["skipped"] += verdict.status is Status.SKIPPED
+            counts["uncertain"] += verdict.status is Status.UNCERTAIN
             counts["constraints_passed"] += sum(c.status is Status.PASS for c in judged)
             counts["constraints_judged"] += len(judged)
         if count.judged:
@@ -135,30 +144,34 @@ def dimension_key(case: Case) -> str:
 
 def count_runs(verdicts: Iterable[RunVerdict]) -> RunCount:
     statuses = [v.status for v in verdicts]
-    return RunCount(passed=statuses.count(Status.PASS),
-                    judged=sum(s is not Status.SKIPPED for s in statuses))
+    return RunCount(passed=statuses.count(Status.PASS), judged=sum(s not in _UNJUDGED for s in statuses),
+                    uncertain=statuses.count(Status.UNCERTAIN))
 
 
 def case_status(verdicts: Iterable[RunVerdict]) -> Status:
-    """A case-group's status over its runs: pass when most judged runs passed (one bad run of
-    several does not fail a case: the article's majority vote); otherwise fail, or error when no
-    run failed outright; skipped when nothing was judged."""
-    statuses = [v.status for v in verdicts]
-    judged = [s for s in statuses if s is not Status.SKIPPED]
-    if not judged:
+    """A case-group's status over its runs: pass when most runs passed (one bad run of several
+    does not fail a case: the article's majority vote); otherwise fail, or error when no run failed
+    outright; skipped when nothing was judged. Uncertain runs are weighed both ways: the status is
+    pass or fail only when it would be so whatever they turn out to be, and uncertain otherwise."""
+    statuses = [v.status for v in verdicts if v.status is not Status.SKIPPED]
+    if not statuses:
         return Status.SKIPPED
-    if 2 * judged.count(Status.PASS) > len(judged):
+    passed, unsure = statuses.count(Status.PASS), statuses.count(Status.UNCERTAIN)
+    if 2 * passed > len(statuses):
         return Status.PASS
-    return Status.FAIL if Status.FAIL in judged else Status.ERROR
+    if 2 * (passed + unsure) > len(statuses):
+        return Status.UNCERTAIN
+    return Status.FAIL if Status.FAIL in statuses else Status.ERROR
 
 
 def attribute(groups: dict[str, Status]) -> Attribution | None:
-    """A fails → agent; A passes and B fails → skill; both fail → agent; else nobody."""
+    """A fails → agent; A passes and B fails → skill; both fail → agent; else nobody (nor when
+    A is uncertain: who is to blame depends on how its answers are read)."""
     a, b = groups.get("A"), groups.get("B")
     failing = (Status.FAIL, Status.ERROR)
     if a in failing:
         return Attribution.AGENT
-    if b in failing:
+    if b in failing and a is not Status.UNCERTAIN:
         return Attribution.SKILL if a is Status.PASS else Attribution.AGENT
     return None
 

@@ -12,7 +12,7 @@ from gate.model import Model
 JUDGE_SCHEMA: Final = "gate.judge/v1"
 CALIBRATION_SCHEMA: Final = "gate.judge-calibration/v1"
 
-Verdict = Literal["pass", "fail", "error", "skipped"]
+Verdict = Literal["pass", "fail", "error", "skipped", "uncertain"]
 
 
 class _Model(Model):

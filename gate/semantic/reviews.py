@@ -33,7 +33,7 @@ schema: {SCHEMA}
 reviews:
 """
 
-Verdict = Literal["pass", "fail", "error", "skipped"]
+Verdict = Literal["pass", "fail", "error", "skipped", "uncertain"]
 
 
 class Review(StrictValues):

@@ -157,3 +157,23 @@ def test_the_action_reads_the_annotation_setting_from_gate_yaml(tmp_path: Any) -
     assert known_failures_setting(str(config)) == "none"
     config.write_text("reports: [", encoding="utf-8")  # unreadable: the default, not a crash
     assert known_failures_setting(str(config)) == "notice"
+
+
+def _uncertain_run(case_id: str, n: int) -> dict[str, Any]:
+    readings = [{"label": "3 items from the numbered list", "verdict": "pass", "why": "it follows the request"},
+                {"label": "5 entries of a plan list", "verdict": "fail"}]
+    return {**run(case_id, n=n), "status": "uncertain", "constraints": [
+        {"id": "count", "check": "items:count", "status": "uncertain", "detail": "3 or 5 items", "readings": readings}]}
+
+
+def test_an_uncertain_run_is_a_warning_with_both_readings_never_an_error() -> None:
+    finding = {"level": "warning", "rule": "needs-a-look", "case_id": "B3-QC-01", "group": "A",
+               "message": "B3-QC-01 (A): 2 of 2 runs uncertain"}
+    doc = document([_uncertain_run("B3-QC-01", 0), _uncertain_run("B3-QC-01", 1)], [finding])
+    assert gh.annotations(doc, {"B3-QC-01": ("cases/b3/B3-QC-01.yaml", 1)}) == [
+        "::warning file=cases/b3/B3-QC-01.yaml,line=1,title=B3-QC-01 uncertain in 2 runs (A run 0%2C A run 1) "
+        "(needs a look%3A `gate review`)::count [items:count]: read as «3 items from the numbered list» → pass "
+        "(it follows the request); or as «5 entries of a plan list» → fail"]  # the finding says it again: left out
+    never = {**finding, "level": "error", "message": "B3-QC-01 (A): never-rule `count` uncertain in 2 of 2 runs"}
+    lines = gh.annotations(document([_uncertain_run("B3-QC-01", 0)], [never]), {})
+    assert [line.split(" ", 1)[0] for line in lines] == ["::error", "::warning"]

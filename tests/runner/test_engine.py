@@ -423,3 +423,18 @@ def test_a_fifo_in_the_cache_is_skipped_without_blocking(tmp_path: Path, agent_m
     again = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
     assert time.monotonic() - started < 5
     assert (again.calls, again.cache_hits) == (1, 0) and again.trajectories[0].final_answer == "answer c1"
+
+
+def test_progress_counts_an_uncertain_run_neither_passed_nor_failed(tmp_path: Path, agent_module: Callable[[str], str],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    recorded: list[bool | None] = []
+    monkeypatch.setattr(Progress, "record", lambda self, *, error, cached=False, passed=None: recorded.append(passed))
+
+    def judge(trajectory: Trajectory) -> RunVerdict:
+        status = Status.UNCERTAIN if trajectory.case_id == "c1" else Status.FAIL
+        return RunVerdict(case_id=trajectory.case_id, group=trajectory.group, run=trajectory.run, status=status)
+
+    name = agent_module(ORDERED_AGENT)
+    run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run", concurrency=1), root=tmp_path,
+             progress=False, judge=judge)
+    assert sorted(recorded, key=str) == [False, None]
