@@ -1,7 +1,7 @@
 """SIGINT and SIGTERM at every phase of `gate check` and `gate baseline update`, sent at a known point:
 the agent or the gate (tests/stop_probe.py) marks the point with a file, and the test signals only
 once it exists — no delay guessed to fall into a phase. Whatever the phase, the gate exits 130 with
-what finished kept, results.json says `interrupted` and never `passed`."""
+what finished kept, results.json says `interrupted` and never `passed`; a baseline is never written."""
 
 from __future__ import annotations
 
@@ -220,3 +220,23 @@ def test_a_stop_after_the_verdict_is_too_late_to_change_it_and_a_second_stops_at
         ended = stop_at(project, proc, "verdict", signal.SIGTERM, signal.SIGINT)  # two of a kind may merge into one
     assert ended.code == 130 and ended.stderr.endswith("gate: interrupted\n"), ended.stderr
 
+
+@SIGNALS
+def test_an_interrupted_baseline_update_writes_no_baseline_and_exits_130(project: Project, signum: int) -> None:
+    with gate(project, "baseline", "update", "--runs", "1", HOLD="B3-QC-02:B:0") as proc:
+        ended = stop_at(project, proc, "held", signum)
+    assert ended.code == 130, ended.stderr
+    assert ended.stderr == "gate: interrupted: no baseline written (a partial one would lie)\n"
+    assert not (project.root / "baselines" / "main.json").exists()
+
+
+def test_a_stop_before_the_baseline_is_replaced_keeps_the_old_one(project: Project,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project.root)
+    monkeypatch.setenv("GATE_PROBE_DIR", str(project.marks))
+    assert CliRunner().invoke(main, ["baseline", "update", "--runs", "1"]).exit_code == 0
+    old = (project.root / "baselines" / "main.json").read_bytes()
+    with gate(project, "baseline", "update", "--runs", "2", at="baseline-diff") as proc:
+        ended = stop_at(project, proc, "baseline-diff", signal.SIGINT)
+    assert ended.code == 130 and "no baseline written" in ended.stderr, ended.stderr
+    assert (project.root / "baselines" / "main.json").read_bytes() == old

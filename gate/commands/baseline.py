@@ -18,7 +18,8 @@ from gate.baseline_diff import diff
 from gate.commands.merge import read_results
 from gate.config import GateConfig, load_config
 from gate.confirm import judge_for, judged
-from gate.errors import EXIT_FAILED, EXIT_PASSED, GateError
+from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, GateError
+from gate.interrupts import StopRequests, stop_requests
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import identity, select_cases
@@ -28,8 +29,9 @@ from gate.scoring.metrics import Metrics
 from gate.scoring.stats import runs_for_power
 
 
-def record(config: GateConfig, runs: int) -> tuple[baseline.Baseline, int]:
-    """The baseline of ``runs`` fresh runs of every selected job, and the number of runs made."""
+def record(config: GateConfig, runs: int, stops: StopRequests | None = None) -> tuple[baseline.Baseline, int] | None:
+    """The baseline of ``runs`` fresh runs of every selected job, and the number of runs made; None
+    when a stop interrupted them (a partial baseline would lie)."""
     from gate.runner import run_jobs
     from gate.subject import prepare_analysers
 
@@ -37,9 +39,10 @@ def record(config: GateConfig, runs: int) -> tuple[baseline.Baseline, int]:
     selected = select_cases(config, case_set, None)
     jobs = plan(selected, config.groups, config.repeats, times=runs)
     outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s),
-                       prepare=prepare_analysers, give_up_unreachable=config.decision.outage_on_unreachable)
+                       prepare=prepare_analysers, give_up_unreachable=config.decision.outage_on_unreachable,
+                       stops=stops)
     if outcome.interrupted:
-        raise GateError("the runs were interrupted: no baseline written (a partial one would lie)")
+        return None
     verdicts = judged(case_set, outcome, config.judging.budget_s)
     computed = metrics_mod.compute(case_set.cases, verdicts)
     calibration = calibrate(computed, config, runs)
@@ -87,14 +90,24 @@ def describe(calibration: dict[str, Any]) -> str:
 
 def update(config_path: str | None, results_path: str | None, out_path: str | None, runs: int | None,
            accept_regressions: bool) -> int:
-    """Write the baseline; 1 when it would lower the bar and that was not accepted (nothing written)."""
+    """Write the baseline; 1 when it would lower the bar and that was not accepted, 130 when a stop
+    came before it was written (nothing written either way)."""
+    with stop_requests() as stops:
+        return _update(config_path, results_path, out_path, runs, accept_regressions, stops)
+
+
+def _update(config_path: str | None, results_path: str | None, out_path: str | None, runs: int | None,
+            accept_regressions: bool, stops: StopRequests) -> int:
     config = load_config(config_path)
     target = Path(out_path) if out_path else config.resolve(config.baseline)
     old = baseline.load(target)  # a corrupt one is an error before any agent call
     if runs is not None:
         if results_path:
             raise GateError("--runs records fresh runs; it cannot be combined with --results")
-        made, total = record(config, runs or config.decision.baseline_runs)
+        recorded = record(config, runs or config.decision.baseline_runs, stops)
+        if recorded is None:
+            return _interrupted()
+        made, total = recorded
         click.echo(describe(made.calibration or {}))
     else:
         source = Path(results_path) if results_path else config.resolve(config.out_dir) / "results.json"
@@ -104,11 +117,20 @@ def update(config_path: str | None, results_path: str | None, out_path: str | No
         if document.interrupted:
             raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
         made, total = baseline.from_results(document, str(source)), len(document.results)
+    if stops.requested:
+        return _interrupted()
     if not _may_replace(old, made, accept_regressions, target):
         return EXIT_FAILED
+    if stops.settle():  # the last moment a stop keeps the old baseline
+        return _interrupted()
     baseline.write(target, made)
     click.echo(f"baseline written to {target} ({total} runs)")
     return EXIT_PASSED
+
+
+def _interrupted() -> int:
+    click.echo("gate: interrupted: no baseline written (a partial one would lie)", err=True)
+    return EXIT_INTERRUPTED
 
 
 def _may_replace(old: baseline.Baseline | None, new: baseline.Baseline, accept: bool, target: Path) -> bool:
