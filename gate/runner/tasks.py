@@ -46,7 +46,7 @@ def cancel_on_signals(tasks: Sequence[asyncio.Future[Any]], on_stop: Callable[[]
     installed: list[tuple[signal.Signals, Any]] = []
     for signum in _STOP_SIGNALS:
         previous = signal.getsignal(signum)
-        if previous is signal.SIG_IGN:  # started with nohup or in the background: leave it so
+        if previous is signal.SIG_IGN:  # the caller's choice (a `gate` process never ignores them)
             continue
         try:
             loop.add_signal_handler(signum, interrupt)
