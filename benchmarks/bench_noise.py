@@ -111,7 +111,9 @@ def simulate(scenario: Scenario, prs: int, mode: str, work: Path, repeats: int |
     assert rules is not None
     for pr in range(prs):
         set_env(scenario.baseline_env, seed=2 * pr)
-        base, _ = record(gate_config, gate_config.decision.baseline_runs)
+        recorded = record(gate_config, gate_config.decision.baseline_runs)
+        assert recorded is not None, "the baseline's runs were interrupted"
+        base, _ = recorded
         base = base.model_copy(update={"accepted": ACCEPTED})  # as `gate baseline update` keeps them
         base_path = work / "baseline.json"
         baseline_mod.write(base_path, base)

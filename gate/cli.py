@@ -133,12 +133,17 @@ def check_command(config_path: str | None, baseline_path: str | None, out_dir: s
                   no_cache: bool) -> None:
     """Run the agent on the selected cases, judge, compare with the baseline, enforce, report.
 
-    Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error.
+    Exits 0 when the gate passes, 1 when it fails, 2 on unusable input, 3 on an internal error, 4
+    when the agent could not be reached, 130 when stopped (SIGINT, SIGTERM) with the reports of what
+    finished written and marked interrupted.
     """
-    from gate.commands.check import run_check
+    from gate.interrupts import stop_requests
 
-    _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, accept_lowered_bar,
-                                 shard, no_cache)))
+    with stop_requests() as stops:  # a stop from here on ends with the reports, marked interrupted
+        from gate.commands.check import run_check
+
+        _finish(*run_check(_settings(config_path, baseline_path, out_dir, fail_on, baseline_ref, accept_lowered_bar,
+                                     shard, no_cache), stops))
 
 
 @main.command("merge")

@@ -12,7 +12,8 @@ from typing import Any
 
 import click
 
-from gate.errors import EXIT_INTERNAL, GateError, GateErrors
+from gate.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, GateError, GateErrors
+from gate.interrupts import take_stop_signals
 from gate.workflow_commands import error_annotations, error_lines
 
 COLLECTOR_THRESHOLDS = (50_000, 50, 50)
@@ -24,7 +25,9 @@ class GateGroup(click.Group):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """The process's entry point (the ``gate`` script, ``python -m gate``; a test's CliRunner calls
-        :meth:`main`): the process ends when it returns."""
+        :meth:`main`): the process ends when it returns. SIGINT and SIGTERM end it with exit 130 from
+        here on (a command that writes reports watches for them itself)."""
+        take_stop_signals()
         try:
             return self.main(*args, **kwargs)
         finally:
@@ -62,7 +65,7 @@ class GateGroup(click.Group):
             raise
         except KeyboardInterrupt:
             click.echo("gate: interrupted", err=True)
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
         except Exception:
             text = traceback.format_exc()
             crash = Path("gate-crash.txt")

@@ -65,6 +65,8 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
         next_run[(t.case_id, t.group)] = max(next_run.get((t.case_id, t.group), 0), t.run + 1)
     cached = outcome.cache_hits
     for done in range(settings.confirm_runs):
+        if stops is not None and stops.requested:  # a stop while the last round was judged
+            return trajectories, verdicts, True, cached
         computed = metrics_mod.compute(cases, verdicts)
         comparison = compare(base, computed, case_set.digest)
         pending = regressions.still_open(computed, comparison, alpha=settings.alpha,
@@ -75,7 +77,7 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
         for cid, group in pending:
             next_run[(cid, group)] += 1
         rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s), keep=keep,
-                         give_up_unreachable=config.decision.outage_on_unreachable)
+                         give_up_unreachable=config.decision.outage_on_unreachable, stops=stops)
         trajectories += rerun.trajectories
         verdicts += judged(case_set, rerun, budget_s)
         cached += rerun.cache_hits

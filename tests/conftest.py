@@ -25,9 +25,9 @@ settings.register_profile("ci", max_examples=100, deadline=None)
 settings.register_profile("dev", max_examples=10, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
-# A suite started in the background (`pytest &`, nohup) inherits an ignored SIGINT, which the gate
-# rightly leaves ignored; the stop tests send SIGINT to it, so the suite takes the signal back (a handled
-# signal is reset to its default in the gates the tests start, an ignored one would stay ignored).
+# A suite started in the background (`pytest &`) inherits an ignored SIGINT, which the runner called
+# in process leaves ignored (a `gate` process takes it back); the in-process stop tests raise SIGINT,
+# so the suite takes the signal back.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 

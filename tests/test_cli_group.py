@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import signal
+from collections.abc import Iterator
 
 import click
 import pytest
@@ -36,6 +38,18 @@ def test_a_command_runs_with_the_collector_thresholds_and_leaves_them_as_they_we
         assert gc.get_threshold() == before != COLLECTOR_THRESHOLDS
 
 
+@pytest.fixture
+def signals_restored() -> Iterator[None]:
+    """The process entry point takes SIGINT and SIGTERM for the process; the suite gets its own back."""
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+@pytest.mark.usefixtures("signals_restored")
 def test_the_process_entry_point_freezes_what_is_alive_so_exit_does_not_scan_it(monkeypatch: pytest.MonkeyPatch) -> None:
     # the interpreter's collections at exit scanned every live object for nothing (76–98 ms of the
     # demo's cached rerun); a test's CliRunner, which is not the end of a process, leaves them alone

@@ -92,6 +92,31 @@ def test_a_flake_is_cleared_by_its_reruns(project: Path, monkeypatch: pytest.Mon
     assert "flaky" in (project / "gate-results" / "comment.md").read_text(encoding="utf-8").lower()
 
 
+def test_a_stop_while_a_round_of_reruns_is_judged_starts_no_other_round(project: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    from gate import confirm
+
+    assert invoke("baseline", "update", "--runs")[0] == 0
+    calls()
+    monkeypatch.setenv("BAD", "B3-QC-01:A:0")  # as above: two rounds of reruns clear it, unless stopped
+    rounds: list[int] = []
+
+    def judged_then_stopped(*args, **kwargs):  # type: ignore[no-untyped-def]
+        rounds.append(1)
+        if len(rounds) == 2:  # the first round of reruns, judged between the rounds' agent calls
+            signal.raise_signal(signal.SIGINT)
+        return judged(*args, **kwargs)
+
+    judged = confirm.judged
+    monkeypatch.setattr(confirm, "judged", judged_then_stopped)
+    code, out = invoke("check")
+    assert code == 130, out
+    assert sorted(c for c in calls() if c[:2] == ("B3-QC-01", "A")) == [("B3-QC-01", "A", 0), ("B3-QC-01", "A", 1)]
+    assert results(project)["interrupted"] is True and results(project)["passed"] is False
+
+
 def test_a_real_regression_is_confirmed_by_reruns_that_fail_too(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert invoke("baseline", "update", "--runs", "5")[0] == 0
     calls()

@@ -83,9 +83,9 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Project:
 def test_1_a_hostile_answer_is_judged_within_the_budget(project: Project) -> None:
     project.agent('record["final_answer"] = "[" * 2_000_000\nprint(json.dumps(record))')
     project.config(**json.loads((project.root / "gate.yaml").read_text()), judging={"budget_s": 0.5})
-    started = time.monotonic()
+    started = time.process_time()  # the gate's CPU time, which load does not stretch: ~14 s judged whole
     code, _ = project.check()
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 6
     assert code == 1
     assert "judging budget (0.5 s) exceeded" in project.run()["constraints"][0]["detail"]
 
@@ -101,12 +101,12 @@ def test_2_valid_looking_but_hostile_output_is_an_agent_error(project: Project) 
 def test_3_a_leftover_process_holding_stdout_does_not_cost_the_answer(project: Project) -> None:
     project.agent('''\
         import subprocess
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
         print(json.dumps(record), flush=True)
-    ''', timeout_s=20)
+    ''', timeout_s=120)
     started = time.monotonic()
     code, _ = project.check()
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 60  # not the 120 s timeout nor the child's 120 s; seconds on any machine
     assert code == 0 and project.run()["status"] == "pass"
 
 
@@ -117,7 +117,7 @@ def test_4_a_retry_after_the_run_cannot_afford_gives_up_at_once(project: Project
         project.config(agent={"adapter": "http", "url": server.url, "cache": False, "retries": 3})
         started = time.monotonic()
         code, _ = project.check()
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 60  # not the 3600 s asked, nor the 120 s a run would wait
     assert code == 4
     assert "asks to retry after 3600 s, more than the 120 s a run waits; gave up" in project.run()["error"]
 

@@ -1,102 +1,48 @@
-"""SIGTERM/SIGINT while answers are being judged (not only during agent calls): the reports of what
-was judged are written, marked interrupted, and the gate exits 130 within seconds; a signal ignored
-at start stays ignored."""
+"""Stop requests: SIGTERM/SIGINT while `gate eval` judges (sent at a known point, tests/stop_probe.py),
+and the pieces every phase relies on — the first signal remembered, a second at once, handlers
+restored or kept, a stop made before a run cancelling it at once. Every phase of `gate check` and
+`gate baseline update`: tests/test_stop_phases.py."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import subprocess
-import sys
 import threading
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_budget import CASE_FILE, HOSTILE_AGENT
 
-from gate.interrupts import stop_requests
+from gate import interrupts
+from gate.interrupts import stop_requests, take_stop_signals
+from tests.casefiles import case_yaml
+from tests.test_stop_phases import Project, gate, stop_at
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
 
 RECORDS = 12
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    (tmp_path / "cases").mkdir()
-    (tmp_path / "cases" / "B3-QC-01.yaml").write_text(CASE_FILE, encoding="utf-8")
-    (tmp_path / "agent.py").write_text(HOSTILE_AGENT, encoding="utf-8")
-    return tmp_path
-
-
-def _cpu_seconds(pid: int) -> float | None:
-    """The CPU time a process has used so far (Linux), None where /proc cannot tell."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-
-
-def _stop_after(proc: subprocess.Popen[str], cpu_s: float, signum: int) -> tuple[int, str, float]:
-    """Signal once the gate has spent ``cpu_s`` of CPU — well into judging however loaded the machine,
-    where a fixed wait has to allow for the slowest one (a fixed wait of 2 × ``cpu_s`` without /proc)."""
-    deadline = time.monotonic() + 30
-    while (used := _cpu_seconds(proc.pid)) is not None and used < cpu_s and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if used is None:
-        time.sleep(2 * cpu_s)
-    assert proc.poll() is None, "the gate ended before the signal: judging was meant to take longer"
-    proc.send_signal(signum)
-    sent = time.monotonic()
-    _, stderr = proc.communicate(timeout=30)
-    return proc.returncode, stderr, time.monotonic() - sent
-
-
-def _gate(project: Path, *args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    env.pop("GITHUB_ACTIONS", None)
-    return subprocess.Popen([sys.executable, "-m", "gate", *args], cwd=project, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_gate_eval_stopped_while_judging_writes_what_it_judged(project: Path, signum: int) -> None:
-    # distinct answers: a repeat of one already judged would take no time to judge
-    records = [{"case_id": "B3-QC-01", "group": "A", "run": run, "final_answer": "[" * 300_000 + f" {run}"}
+def test_gate_eval_stopped_while_judging_writes_what_it_judged(tmp_path: Path, signum: int) -> None:
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "B3-QC-01.yaml").write_text(
+        case_yaml(["{id: three, check: items:count, params: {exact: 3}}"], ["1. a\n2. b\n3. c"],
+                  [("1. a", ["three"])], extra="repeats: 3"), encoding="utf-8")
+    records = [{"case_id": "B3-QC-01", "group": "A", "run": run, "final_answer": f"1. a\n2. b\n3. {run}"}
                for run in range(RECORDS)]
-    (project / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    proc = _gate(project, "eval", "--trajectories", "runs.jsonl", "--json", "out/results.json", "--budget", "0.3")
-    code, stderr, took = _stop_after(proc, 1.2, signum)  # start-up, then a record or more of the 3.6 s of judging
-    assert code == 130, stderr
-    assert took < 3  # one record's budget, then the reports
-    assert "Traceback" not in stderr
-    judged = int(stderr.split("interrupted after judging ")[1].split(" records of ")[0])
-    assert "runs.jsonl (the rest was not read)" in stderr
-    document = json.loads((project / "out" / "results.json").read_text(encoding="utf-8"))
+    (tmp_path / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    (tmp_path / "marks").mkdir()
+    project = Project(tmp_path, tmp_path / "marks")
+    with gate(project, "eval", "--trajectories", "runs.jsonl", "--json", "out/results.json", at="judging") as proc:
+        ended = stop_at(project, proc, "judging", signum)  # inside the first record's check
+    assert ended.code == 130, ended.stderr
+    assert "Traceback" not in ended.stderr
+    assert ended.stderr.endswith("gate: interrupted after judging 1 records of runs.jsonl (the rest was not read)\n")
+    document = project.results()
     assert document["interrupted"] is True and document["passed"] is False
-    assert 0 < len(document["results"]) == judged < RECORDS
-
-
-def test_gate_check_stopped_while_judging_writes_interrupted_reports(project: Path) -> None:
-    config = {"agent": {"adapter": "command", "command": [sys.executable, "agent.py"], "cache": False,
-                        "retries": 0, "concurrency": 1},
-              "groups": ["A"], "repeats": RECORDS, "baseline": "none.json", "out_dir": "out",
-              "judging": {"budget_s": 0.3}}
-    (project / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
-    proc = _gate(project, "check")
-    code, stderr, took = _stop_after(proc, 1.2, signal.SIGTERM)
-    assert code == 130, stderr
-    assert took < 4
-    assert "Traceback" not in stderr
-    document = json.loads((project / "out" / "results.json").read_text(encoding="utf-8"))
-    assert document["interrupted"] is True and document["passed"] is False
-    assert 0 < len(document["results"]) < RECORDS
-    assert any(f["rule"] == "interrupted" for f in document["findings"])
-    for name in ("junit.xml", "comment.md", "trajectories.jsonl"):
-        assert (project / "out" / name).is_file()
+    assert [r["run"] for r in document["results"]] == [0]
 
 
 def test_a_first_signal_is_remembered_a_second_stops_at_once_and_the_handler_is_restored() -> None:
@@ -130,3 +76,37 @@ def test_outside_the_main_thread_no_handler_is_installed() -> None:
     worker.start()
     worker.join()
     assert seen == [False, before]
+
+
+@pytest.fixture
+def stop_handlers_restored() -> Iterator[None]:
+    """The test may take SIGINT and SIGTERM as a gate process does; the suite's handlers come back."""
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+@pytest.mark.usefixtures("stop_handlers_restored")
+def test_settled_stops_are_too_late_and_the_process_keeps_their_handler() -> None:
+    take_stop_signals()
+    with stop_requests() as unsettled:  # not settled (an input error): the process's handler is back
+        pass
+    assert signal.getsignal(signal.SIGTERM) is interrupts._stop_at_once and not unsettled.settled
+    with stop_requests() as stops:
+        assert not stops.settle()
+    # a stop after the outcome is settled is only remembered; a second still stops at once
+    assert signal.getsignal(signal.SIGTERM) == stops._handle
+    signal.raise_signal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt):
+        signal.raise_signal(signal.SIGTERM)
+
+
+@pytest.mark.usefixtures("sigint_ignored", "stop_handlers_restored")
+def test_a_gate_process_takes_the_stop_signals_even_when_they_were_ignored() -> None:
+    take_stop_signals()
+    with pytest.raises(KeyboardInterrupt):  # the command line makes it exit 130
+        signal.raise_signal(signal.SIGINT)
+

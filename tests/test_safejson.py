@@ -44,10 +44,10 @@ def test_the_depth_bound_is_exact_and_brackets_in_strings_do_not_count() -> None
     ids=["1MB-open-brackets", "1MB-balanced", "object-chain", "1MB-integer", "200000-NaN"],
 )
 def test_a_megabyte_of_hostile_json_is_refused_within_a_second(text: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded machine stretches wall time, not this
     with pytest.raises(json.JSONDecodeError):
         safejson.loads(text)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 def test_a_leading_byte_order_mark_is_ignored_and_other_encodings_refused() -> None:

@@ -21,7 +21,8 @@ from gate.baseline_diff import diff
 from gate.commands.merge import read_results
 from gate.config import GateConfig, load_config
 from gate.confirm import judge_for, judged
-from gate.errors import EXIT_FAILED, EXIT_PASSED, GateError, did_you_mean
+from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, GateError, did_you_mean
+from gate.interrupts import StopRequests, stop_requests
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import identity, select_cases
@@ -31,8 +32,9 @@ from gate.scoring.metrics import Metrics
 from gate.scoring.stats import runs_for_power
 
 
-def record(config: GateConfig, runs: int) -> tuple[baseline.Baseline, int]:
-    """The baseline of ``runs`` fresh runs of every selected job, and the number of runs made."""
+def record(config: GateConfig, runs: int, stops: StopRequests | None = None) -> tuple[baseline.Baseline, int] | None:
+    """The baseline of ``runs`` fresh runs of every selected job, and the number of runs made; None
+    when a stop interrupted them (a partial baseline would lie)."""
     from gate.runner import run_jobs
     from gate.subject import prepare_analysers
 
@@ -40,9 +42,10 @@ def record(config: GateConfig, runs: int) -> tuple[baseline.Baseline, int]:
     selected = select_cases(config, case_set, None)
     jobs = plan(selected, config.groups, config.repeats, times=runs)
     outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s),
-                       prepare=prepare_analysers, give_up_unreachable=config.decision.outage_on_unreachable)
+                       prepare=prepare_analysers, give_up_unreachable=config.decision.outage_on_unreachable,
+                       stops=stops)
     if outcome.interrupted:
-        raise GateError("the runs were interrupted: no baseline written (a partial one would lie)")
+        return None
     verdicts = judged(case_set, outcome, config.judging.budget_s)
     computed = metrics_mod.compute(case_set.cases, verdicts)
     calibration = calibrate(computed, config, runs)
@@ -90,13 +93,23 @@ def describe(calibration: dict[str, Any]) -> str:
 
 def update(config_path: str | None, results_path: str | None, out_path: str | None, runs: int | None,
            accept_regressions: bool) -> int:
-    """Write the baseline; 1 when it would lower the bar and that was not accepted (nothing written).
-    ``results_path``: record that results file ("" for the latest, in out_dir) instead of fresh runs."""
+    """Write the baseline; 1 when it would lower the bar and that was not accepted, 130 when a stop
+    came before it was written (nothing written either way). ``results_path``: record that results
+    file ("" for the latest, in out_dir) instead of fresh runs."""
+    with stop_requests() as stops:
+        return _update(config_path, results_path, out_path, runs, accept_regressions, stops)
+
+
+def _update(config_path: str | None, results_path: str | None, out_path: str | None, runs: int | None,
+            accept_regressions: bool, stops: StopRequests) -> int:
     config = load_config(config_path)
     target = Path(out_path) if out_path else config.resolve(config.baseline)
     old = baseline.load(target)  # a corrupt one is an error before any agent call
     if results_path is None:
-        made, total = record(config, runs or config.decision.baseline_runs)
+        recorded = record(config, runs or config.decision.baseline_runs, stops)
+        if recorded is None:
+            return _interrupted()
+        made, total = recorded
         click.echo(describe(made.calibration or {}))
     else:
         if runs is not None:
@@ -109,10 +122,14 @@ def update(config_path: str | None, results_path: str | None, out_path: str | No
             raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
         made, total = baseline.from_results(document, str(source)), len(document.results)
         _warn_if_thin(made, config.decision.baseline_runs, source)
+    if stops.requested:
+        return _interrupted()
     if old is not None and old.accepted:
         made = made.model_copy(update={"accepted": old.accepted})  # acceptances stand until revoked
     if not _may_replace(old, made, accept_regressions, target):
         return EXIT_FAILED
+    if stops.settle():  # the last moment a stop keeps the old baseline
+        return _interrupted()
     baseline.write(target, made)
     click.echo(f"baseline written to {target} ({total} runs)")
     return EXIT_PASSED
@@ -128,6 +145,11 @@ def _warn_if_thin(made: baseline.Baseline, wanted: int, source: Path) -> None:
                f"decision.baseline_runs ({wanted}): a baseline this thin cannot confirm most regressions (one "
                "failing run against one passing one is p = 0.5) — `gate baseline update` without --results "
                f"records {wanted} fresh runs per case", err=True)
+
+
+def _interrupted() -> int:
+    click.echo("gate: interrupted: no baseline written (a partial one would lie)", err=True)
+    return EXIT_INTERRUPTED
 
 
 def _may_replace(old: baseline.Baseline | None, new: baseline.Baseline, accept: bool, target: Path) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gate.confirm import confirm_failures, judge_for
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
-from gate.interrupts import stop_requests
+from gate.interrupts import StopRequests, stop_requests
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases
@@ -24,8 +24,20 @@ from gate.semantic.gating import gating_judge, settled_verdicts
 from gate.verdict_cache import verdict_store
 
 
-def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
-    """Run the agent, confirm suspicious failures, judge, enforce and write the reports."""
+def run_check(settings: CheckSettings, stops: StopRequests | None = None) -> tuple[GateReport, dict[str, Path]]:
+    """Run the agent, confirm suspicious failures, judge, enforce and write the reports.
+
+    A stop (SIGINT, SIGTERM) at any point ends with the reports of what finished, marked
+    interrupted: one while the cases load makes no agent call; one while the reports are written
+    has them written again, marked. Once that is settled a stop is too late to change them.
+    ``stops``: the command's, when it watched for stops before (its imports, gate.yaml)."""
+    if stops is not None:
+        return _checked(settings, stops)
+    with stop_requests() as own:
+        return _checked(settings, own)
+
+
+def _checked(settings: CheckSettings, stops: StopRequests) -> tuple[GateReport, dict[str, Path]]:
     config = settings.config
     case_set = load_cases(config.resolve(config.cases.path), config.suites, parsed=parsed_cases(config.derived_cache()),
                           examples=gating_judge(config) is not None)  # the judge's prompts quote the examples
@@ -36,24 +48,32 @@ def run_check(settings: CheckSettings) -> tuple[GateReport, dict[str, Path]]:
     for warning in ready.warnings:
         print(f"gate: warning: {warning}", file=sys.stderr)
     started = time.monotonic()
-    # A stop after the agent calls still ends with every report. Each trajectory waits on disk once
-    # judged (6,000 cases: 16,700 runs), until trajectories.jsonl is written from there.
-    with ready.agent, stop_requests() as stops, Spool() as spool:
+    # Each trajectory waits on disk once judged (6,000 cases: 16,700 runs), until trajectories.jsonl
+    # is written from there.
+    with ready.agent, Spool() as spool:
         readings = Readings()
         answers = config.resolve(config.agent.cache) if config.agent.cache is not False else None
         store = verdict_store(answers, config.judging.budget_s)
         # the plan is let go with the run (16,700 jobs at 6,000 cases)
         outcome = run_jobs(plan(ready.selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
                            judge=judge_for(case_set, config.judging.budget_s, readings, store), prepare=import_ahead,
-                           keep=spool.keep, give_up_unreachable=config.decision.outage_on_unreachable, inputs=ready.agent)
+                           keep=spool.keep, give_up_unreachable=config.decision.outage_on_unreachable, stops=stops,
+                           inputs=ready.agent)
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops,
                                                                        keep=spool.keep)
-        verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews)
+        verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews, stops=stops)
         interrupted = interrupted or judge_stopped
-        report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted, verdicts=verdicts,
-                              notes=notes, stops=stops, readings=readings)
-        report = dataclasses.replace(report, wall_s=time.monotonic() - started, cached=cached)
+
+        def reported(interrupted: bool) -> GateReport:
+            report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted,
+                                  verdicts=verdicts, notes=notes, stops=stops, readings=readings)
+            return dataclasses.replace(report, wall_s=time.monotonic() - started, cached=cached)
+
+        report = reported(interrupted)
         paths = write_reports(report, settings.out_dir, trajectories)
+        if stops.settle() and not report.interrupted:  # a stop while they were written: written again, marked
+            report = reported(True)
+            paths = write_reports(report, settings.out_dir, trajectories)
     return report, paths
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from gate.agent_config import AgentConfig
 from gate.agent_inputs import AgentInputs
+from gate.interrupts import StopRequests
 from gate.jobs import Job, build_request
 from gate.jsonstore import writing_behind
 from gate.records import Kept
@@ -98,7 +99,7 @@ def run_jobs(
     backoff_base_s: float = DEFAULT_BACKOFF_S, sleep: Callable[[float], Awaitable[None]] | None = None,
     judge: Judge | None = None, prepare: Callable[[], None] | None = None,
     keep: Callable[[Trajectory], Kept] | None = None, transport: httpx.AsyncBaseTransport | None = None,
-    give_up_unreachable: bool = True, inputs: AgentInputs | None = None,
+    give_up_unreachable: bool = True, inputs: AgentInputs | None = None, stops: StopRequests | None = None,
 ) -> RunOutcome:
     """Call the agent once per job (cache permitting) and collect the trajectories.
 
@@ -116,23 +117,28 @@ def run_jobs(
     the rest are recorded as not sent instead of each waiting out its retries (gate.yaml's
     ``decision.outage_on_unreachable``: one such run is an outage anyway). ``inputs``: the agent's
     inputs as :func:`gate.agent_inputs.check_agent` checked them for these jobs (default: checked
-    here); the run closes them.
+    here); the run closes them. ``stops``: the command's stop requests: one made before the run
+    sends no call, and a stop during the run counts as one.
     """
     state = _State()
     enabled = auto_enabled() if progress is None else progress
     policy = RetryPolicy(retries=agent.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
                          on_retry=state.count_retry, reachability=Reachability() if give_up_unreachable else None)
     try:
-        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, prepare, keep, transport, inputs))
+        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, prepare, keep, transport, inputs, stops))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
         state.interrupted = True
+    if stops is not None:
+        state.interrupted = state.interrupted or stops.requested  # a stop just before or after the loop took the signals
+        if state.interrupted:
+            stops.request()  # the command's next signal, while the rest is judged or written, stops at once
     return state.outcome()
 
 
 async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
                show: bool, judge: Judge | None, prepare: Callable[[], None] | None,
                keep: Callable[[Trajectory], Kept] | None, transport: httpx.AsyncBaseTransport | None,
-               inputs: AgentInputs | None) -> None:
+               inputs: AgentInputs | None, stops: StopRequests | None) -> None:
     # The adapter's inputs depend on the (case, group) pairs only; each request is built on its
     # job's turn and dropped with it: held for the whole run, 6,000 cases' requests were ~20 MiB
     # (their messages copied per run).
@@ -193,7 +199,8 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
     # Answers and verdicts are cached by the writer thread while calls that cost something are out
     # (replay's verdicts are written by the loop); all are on disk at the end.
     with writing_behind(waits):
-        await gather_until_stopped(workers(jobs, one, agent.concurrency), state.stop, finish)
+        await gather_until_stopped(workers(jobs, one, agent.concurrency), state.stop, finish,
+                                   stopped=lambda: stops is not None and stops.requested)
 
 
 def workers(jobs: list[Job], one: Callable[[Job], Awaitable[None]], concurrency: int) -> list[asyncio.Future[None]]:

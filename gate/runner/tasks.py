@@ -12,10 +12,12 @@ _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 async def gather_until_stopped(tasks: Sequence[asyncio.Future[Any]], on_stop: Callable[[], None],
-                               finish: Callable[[], Awaitable[None]]) -> None:
+                               finish: Callable[[], Awaitable[None]],
+                               stopped: Callable[[], bool] = lambda: False) -> None:
     """Wait for every task; a stop signal tells ``on_stop`` and cancels the pending ones; ``finish``
-    (progress, connections) runs whatever happens; then the first exception a task raised, if any."""
-    restore = cancel_on_signals(tasks, on_stop)
+    (progress, connections) runs whatever happens; then the first exception a task raised, if any.
+    ``stopped``: whether a stop came before the signals were taken here (then none of the tasks runs)."""
+    restore = cancel_on_signals(tasks, on_stop, stopped)
     try:
         results = await asyncio.gather(*tasks, return_exceptions=True)
     finally:
@@ -26,9 +28,11 @@ async def gather_until_stopped(tasks: Sequence[asyncio.Future[Any]], on_stop: Ca
             raise result  # a bug, not an agent's or a judge's failure
 
 
-def cancel_on_signals(tasks: Sequence[asyncio.Future[Any]], on_stop: Callable[[], None]) -> Callable[[], None]:
+def cancel_on_signals(tasks: Sequence[asyncio.Future[Any]], on_stop: Callable[[], None],
+                      stopped: Callable[[], bool] = lambda: False) -> Callable[[], None]:
     """Ctrl-C or SIGTERM cancels the pending tasks (finished ones stay) after telling ``on_stop``;
-    returns the undo.
+    returns the undo. ``stopped`` is asked once the signals are taken: a stop that came before
+    (while the cases loaded, between two runs) cancels them at once.
 
     Cancelling a call ends its agent process, so a CI runner's SIGTERM orphans no agent either.
     """
@@ -42,13 +46,15 @@ def cancel_on_signals(tasks: Sequence[asyncio.Future[Any]], on_stop: Callable[[]
     installed: list[tuple[signal.Signals, Any]] = []
     for signum in _STOP_SIGNALS:
         previous = signal.getsignal(signum)
-        if previous is signal.SIG_IGN:  # started with nohup or in the background: leave it so
+        if previous is signal.SIG_IGN:  # the caller's choice (a `gate` process never ignores them)
             continue
         try:
             loop.add_signal_handler(signum, interrupt)
         except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
             continue
         installed.append((signum, previous))
+    if stopped():
+        interrupt()
 
     def restore() -> None:
         for signum, previous in installed:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.config import JudgeConfig
+from gate.interrupts import StopRequests
 from gate.runner.engine import DEFAULT_BACKOFF_S
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.retry import Reachability, RetryPolicy
@@ -47,21 +48,26 @@ class Answers:
 
 def ask_all(asks: list[Ask], config: JudgeConfig, root: Path, *, use_cache: bool = True,
             progress: bool | None = None, backoff_base_s: float = DEFAULT_BACKOFF_S,
-            sleep: Callable[[float], Awaitable[None]] | None = None) -> Answers:
-    """``config.samples`` samples of every ask. Endpoint failures become sample errors, never exceptions."""
+            sleep: Callable[[float], Awaitable[None]] | None = None, stops: StopRequests | None = None) -> Answers:
+    """``config.samples`` samples of every ask. Endpoint failures become sample errors, never exceptions.
+    ``stops``: the command's stop requests: one made before asks nothing, one made during counts."""
     answers = Answers()
     policy = RetryPolicy(retries=config.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
                          reachability=Reachability())  # a judge that was never started: say so in seconds
     show = auto_enabled() if progress is None else progress
     try:
-        asyncio.run(_ask(asks, config, root, use_cache, policy, show, answers))
+        asyncio.run(_ask(asks, config, root, use_cache, policy, show, answers, stops))
     except KeyboardInterrupt:
         answers.interrupted = True
+    if stops is not None:
+        answers.interrupted = answers.interrupted or stops.requested
+        if answers.interrupted:
+            stops.request()
     return answers
 
 
 async def _ask(asks: list[Ask], config: JudgeConfig, root: Path, use_cache: bool, policy: RetryPolicy,
-               show: bool, answers: Answers) -> None:
+               show: bool, answers: Answers, stops: StopRequests | None) -> None:
     client = JudgeClient(config, root, policy, use_cache=use_cache)
     answers.url = client.url
     progress = Progress(len(asks) * config.samples, enabled=show, what="judge samples", errors="judge errors")
@@ -82,4 +88,4 @@ async def _ask(asks: list[Ask], config: JudgeConfig, root: Path, use_cache: bool
         await client.aclose()
 
     tasks = [asyncio.ensure_future(one(i, s)) for i in range(len(asks)) for s in range(config.samples)]
-    await gather_until_stopped(tasks, answers.stop, finish)
+    await gather_until_stopped(tasks, answers.stop, finish, stopped=lambda: stops is not None and stops.requested)

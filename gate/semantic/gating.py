@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gate.config import GateConfig, JudgeConfig
+from gate.interrupts import StopRequests
 from gate.loader import CaseSet
 from gate.records import Kept
 from gate.semantic.reviews import Reviews, apply_reviews
@@ -19,9 +20,10 @@ def gating_judge(config: GateConfig) -> JudgeConfig | None:
 
 def settled_verdicts(config: GateConfig, case_set: CaseSet, runs: Sequence[Kept],
                      verdicts: list[RunVerdict], reviews: Reviews, *, progress: bool | None = None,
-                     ) -> tuple[list[RunVerdict], bool]:
+                     stops: StopRequests | None = None) -> tuple[list[RunVerdict], bool]:
     """``verdicts`` with human reviews applied and, under ``judge.gate``, every rubric settled by the
-    judge; and whether a stop interrupted the judge (its unjudged runs keep their rule verdicts)."""
+    judge; and whether a stop interrupted the judge (its unjudged runs keep their rule verdicts;
+    after a stop already made, the judge is asked nothing)."""
     judge = gating_judge(config)
     if judge is None:
         return apply_reviews(verdicts, runs, reviews), False
@@ -33,7 +35,7 @@ def settled_verdicts(config: GateConfig, case_set: CaseSet, runs: Sequence[Kept]
     asks = asks_for(case_set.cases, trajectories, judge)
     if not asks:
         return apply_reviews(verdicts, trajectories, reviews), False
-    answers = ask_all(asks, judge, config.resolve("."), progress=progress)
+    answers = ask_all(asks, judge, config.resolve("."), progress=progress, stops=stops)
     judged = judge_runs(case_set.cases, trajectories, asks, settle(asks, answers, judge.samples), reviews,
                         config.judging.budget_s)
     by_run = {(v.case_id, v.group, v.run): v for v in judged.full_verdicts}

@@ -58,9 +58,11 @@ def test_huge_output_is_capped_and_the_agent_stopped(tmp_path: Path) -> None:
 
 
 def test_timeout_kills_the_agent_and_quotes_its_stderr(tmp_path: Path) -> None:
-    outcome = run_jobs(jobs_of("slow-1"), command_agent(timeout_s=0.5, retries=0), root=tmp_path, progress=False)
+    # the agent's start and its line to stderr must come before the timeout: 3 s is far from what
+    # they cost on any machine (0.5 s was not, on a loaded one); the agent then sleeps 60 s
+    outcome = run_jobs(jobs_of("slow-1"), command_agent(timeout_s=3, retries=0), root=tmp_path, progress=False)
     (record,) = outcome.trajectories
-    assert record.error == "timed out after 0.5 s; stderr: started, now waiting"
+    assert record.error == "timed out after 3 s; stderr: started, now waiting"
 
 
 @pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
@@ -100,7 +102,7 @@ _LEAVES_A_CHILD = """\
 import json, subprocess, sys
 request = json.load(sys.stdin)
 # a tool started in the background inherits stdout and outlives the agent
-subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
 record = {"case_id": request["case_id"], "group": request["group"], "run": request["run"],
           "final_answer": "done", "tool_calls": []}
 print(json.dumps(record) if sys.argv[1] == "json" else "thinking about it…")
@@ -117,10 +119,10 @@ def test_a_leftover_process_holding_stdout_does_not_cost_the_answer(tmp_path: Pa
 
     script = tmp_path / "agent.py"
     script.write_text(_LEAVES_A_CHILD, encoding="utf-8")
-    config = agent(adapter="command", command=[sys.executable, str(script), output], timeout_s=20, retries=0)
+    config = agent(adapter="command", command=[sys.executable, str(script), output], timeout_s=120, retries=0)
     started = time.monotonic()
     (record,) = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False).trajectories
-    assert time.monotonic() - started < 10  # not the 20 s timeout, nor the child's 60 s
+    assert time.monotonic() - started < 60  # not the 120 s timeout nor the child's 120 s; seconds on any machine
     if expected is None:
         assert record.error is None and record.final_answer == "done"
     else:  # the answer was not JSON: the error says a leftover process held stdout, not "timed out"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gate.interrupts import StopRequests
 from gate.records import Spool, SpooledRun
 from gate.runner import run_jobs
 from gate.runner.cache import cache_key
@@ -304,6 +305,22 @@ def test_ctrl_c_keeps_finished_results(tmp_path: Path, agent_module: Callable[[s
     assert all(t.error is None for t in outcome.trajectories)
 
 
+def test_a_stop_made_before_the_run_sends_no_call_and_one_during_it_counts_for_the_command(
+        tmp_path: Path, agent_module: Callable[[str], str]) -> None:
+    counting = agent_module(COUNTING_AGENT)
+    stops = StopRequests()
+    stops.request()  # while the cases loaded
+    outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{counting}:run"), root=tmp_path,
+                       progress=False, stops=stops)
+    assert outcome.interrupted and outcome.calls == 0 and outcome.trajectories == []
+    assert _calls(tmp_path, counting) == []
+
+    stops = StopRequests()
+    outcome = run_jobs(jobs_of("a1", "zz-stop"), agent(adapter="python", function=f"{agent_module(STOPPING_AGENT)}:run",
+                                                       concurrency=1), root=tmp_path, progress=False, stops=stops)
+    assert outcome.interrupted and stops.requested  # the command's next signal stops at once
+
+
 IGNORED_STOP_AGENT = """
 import asyncio, os, signal
 async def run(request):
@@ -316,7 +333,7 @@ async def run(request):
 
 @pytest.mark.usefixtures("sigint_ignored")
 def test_an_ignored_ctrl_c_is_left_ignored(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
-    # started with nohup or in the background, where the shell ignores SIGINT: the run is not stopped by it
+    # a caller that ignores SIGINT keeps its choice (the `gate` command itself takes the signal)
     name = agent_module(IGNORED_STOP_AGENT)
     outcome = run_jobs(jobs_of("a1", "b-stop", "c1"), agent(adapter="python", function=f"{name}:run", concurrency=1),
                        root=tmp_path, progress=False)

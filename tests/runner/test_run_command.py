@@ -14,6 +14,7 @@ import yaml
 from click.testing import CliRunner
 
 from gate.cli import main
+from tests.processes import started
 
 from .conftest import FAKE_AGENT, make_case, wait_until_ended
 
@@ -103,14 +104,15 @@ def test_a_stop_signal_writes_what_finished_and_exits_130(tmp_path: Path, signum
     _write_case(tmp_path / "cases", "slow-1", ["golden"], context={"marker": str(marker)})
     out = tmp_path / "partial.jsonl"
     env = {**os.environ, "CI": "true"}
-    gate = subprocess.Popen([sys.executable, "-m", "gate", "run", "--config", str(config), "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.monotonic() + 60
-    while not marker.exists() or not marker.read_text():  # wait until the slow agent runs (ok-* sort before it)
-        assert gate.poll() is None and time.monotonic() < deadline, gate.communicate()
-        time.sleep(0.02)
-    gate.send_signal(signum)
-    stdout, stderr = gate.communicate(timeout=30)
+    with started([sys.executable, "-m", "gate", "run", "--config", str(config), "--out", str(out)],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as gate:
+        deadline = time.monotonic() + 120
+        while not marker.exists() or not marker.read_text():  # wait until the slow agent runs (ok-* sort before it)
+            assert gate.poll() is None, gate.communicate()
+            assert time.monotonic() < deadline, "the slow agent was never called"
+            time.sleep(0.02)
+        gate.send_signal(signum)
+        stdout, stderr = gate.communicate(timeout=120)
     assert gate.returncode == 130, stderr
     # the ok-* jobs finished; slow-1 A was stopped mid-call, slow-1 B never started
     assert stdout == f"interrupted: 4 trajectories (ok 4 · err 0 · cached 0) from 5 agent calls → {out}\n"

@@ -151,16 +151,18 @@ def _faulty(asked: Asked, index: int) -> Reply:
         return Reply(status=429, body={"error": "slow down"}, headers={"Retry-After": "0"})
     if marker == "server-error":
         return Reply(status=500, body={"error": "overloaded"})
-    if marker == "stalls":
-        return Reply(body={"choices": []}, drip_s=0.1)
+    if marker == "stalls":  # 15 bytes, one a second: far beyond the timeout
+        return Reply(body={"choices": []}, drip_s=1.0)
     if marker == "fenced":
         return chat('```json\n{"reason": "fenced but fine", "passed": false}\n```')
     return verdict(True)
 
 
 def test_bad_replies_and_endpoint_failures_end_as_recorded_judge_errors(project: Path) -> None:
-    result, document, _ = judged(project, _faulty, MARKED, judge_extra="  retries: 1\n  timeout_s: 0.3\n",
-                                 network=True)
+    # the timeout is far above what a loopback reply costs, however loaded the machine (0.3 s was not);
+    # enough slots that the six stalled samples wait out their timeouts together
+    result, document, _ = judged(project, _faulty, MARKED,
+                                 judge_extra="  retries: 1\n  timeout_s: 2\n  concurrency: 16\n", network=True)
     assert result.exit_code == 0, result.output
     found = {name: _by_run(document)[run] for run, name in enumerate(MARKED)}
     details = {name: record["rubrics"][0]["samples"][0]["error"] or "" for name, record in found.items()}
@@ -175,7 +177,7 @@ def test_bad_replies_and_endpoint_failures_end_as_recorded_judge_errors(project:
     assert '"passed" must be true or false' in details["wrong-types"]
     assert "an empty reply" in details["empty"]
     assert details["server-error"].startswith("judge endpoint: HTTP 500") and "(after 2 attempts)" in details["server-error"]
-    assert "timed out after 0.3 s" in details["stalls"]
+    assert "timed out after 2 s" in details["stalls"]
     assert "no majority of 3 samples (0 pass · 0 fail · 3 error)" in found["stalls"]["rubrics"][0]["detail"]
     markdown = (project / "gate-results" / "judge.md").read_text(encoding="utf-8")
     assert "Rubrics the judge could not decide" in markdown

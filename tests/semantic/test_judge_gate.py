@@ -80,3 +80,20 @@ def test_the_judge_reads_the_runs_of_a_check_from_its_results(project: Path) -> 
     document = json.loads((project / "gate-results" / "judge.json").read_text(encoding="utf-8"))
     assert sorted((r["group"], r["constraint"]) for r in document["constraints"]) == [
         ("A", "friendly"), ("A", "three_and_friendly"), ("B", "friendly"), ("B", "three_and_friendly")]
+
+
+def test_after_a_stop_the_judge_is_asked_nothing(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    from gate.commands import check
+
+    def confirmed_then_stopped(*args: Any, **kwargs: Any) -> Any:
+        found = confirm_failures(*args, **kwargs)
+        signal.raise_signal(signal.SIGINT)  # once the rules have judged every run, before the judge
+        return found
+
+    confirm_failures = check.confirm_failures
+    monkeypatch.setattr(check, "confirm_failures", confirmed_then_stopped)
+    code, asked, results, _ = _check(project, gate=True)
+    assert (code, asked) == (130, 0)
+    assert results["interrupted"] is True and results["passed"] is False
