@@ -44,10 +44,29 @@ class Answer:
         return parse_answer(self.text)
 
     @cached_property
+    def view(self) -> str:
+        """The text as a reader sees it rendered: HTML read as Markdown, fenced lists unwrapped
+        (:mod:`gate.text.readable`); the text itself when it has neither."""
+        from gate.text.readable import item_view
+
+        return item_view(self.text)
+
+    @cached_property
+    def viewed(self) -> MarkdownDoc:
+        """The Markdown of :attr:`view` (the answer's own when the view is the text)."""
+        if self.view == self.text:
+            return self.markdown
+        from gate.text.markdown import MarkdownDoc
+
+        return MarkdownDoc(self.view)
+
+    @cached_property
     def items(self) -> ItemList:
         from gate.text.items import extract
 
-        return extract(self.text, None if self.json.ok else self.markdown)
+        if self.json.ok:
+            return extract(self.text, None)
+        return extract(self.view, self.viewed)
 
     def reading(self, name: str, read: Callable[[Answer], T]) -> T:
         """``read(self)``, computed once per ``name``: any other reading that depends on the text alone."""
@@ -113,3 +132,8 @@ class Subject:
     @property
     def items(self) -> ItemList:
         return self.analysed.items
+
+    @property
+    def viewed(self) -> MarkdownDoc:
+        """The answer's Markdown as a reader sees it rendered (HTML and fenced lists read)."""
+        return self.analysed.viewed

@@ -55,8 +55,9 @@ class NoListParams(Params):
 
 @checker("markdown:no_list", NoListParams, "no Markdown list, and none made by hand (numbered lines such as 1、, bullets such as •)")
 def markdown_no_list(subject: Subject, params: NoListParams) -> Outcome:
-    # Every list the parser sees, wherever it is (a quoted "> - …" too), not only top-level ones.
-    marked = next((f for f in subject.markdown.formatting() if f.kind == "list"), None)
+    # Every list the parser sees, wherever it is (a quoted "> - …" too), not only top-level ones —
+    # and in HTML or inside a plain fence, where a reader sees it as one.
+    marked = next((f for f in _shown_formatting(subject) if f.kind == "list"), None)
     if marked is not None:
         return Outcome.failed(f"Markdown list at line {marked.line}: '{quote(marked.snippet)}'", (f"line {marked.line}",))
     if subject.items.hand_lists:
@@ -84,9 +85,24 @@ class PlainTextParams(Params):
         return value
 
 
+def _shown_formatting(subject: Subject) -> list[Formatting]:
+    """The answer's formatting as written, plus the lists and tables a reader sees in its HTML or
+    inside a plain fence (:attr:`Subject.viewed`), plus its HTML itself."""
+    from gate.text.html import first_tag
+
+    found = list(subject.markdown.formatting())
+    if subject.viewed is not subject.markdown:
+        found += [f for f in subject.viewed.formatting() if f.kind in ("list", "table")
+                  and not any(g.kind == f.kind for g in found)]
+        tag = first_tag(subject.answer)
+        if tag is not None:
+            found.append(Formatting("html", tag[0], tag[1]))
+    return found
+
+
 @checker("markdown:plain_text", PlainTextParams, "no heading, list, emphasis, block quote, code, table, rule or link")
 def markdown_plain_text(subject: Subject, params: PlainTextParams) -> Outcome:
-    found = [f for f in subject.markdown.formatting() if f.kind in params.forbid]
+    found = [f for f in _shown_formatting(subject) if f.kind in params.forbid]
     if "list" in params.forbid:  # "• 清水寺" lines are a list to the reader, Markdown or not
         found += [
             Formatting("list", line, _line(subject.answer, line).strip()[:40])

@@ -1,0 +1,36 @@
+"""The answer as a reader sees it rendered, for the readers that look for its picks.
+
+Two shapes hide structure from a Markdown reading: HTML (:mod:`gate.text.html` reads it as the
+Markdown it stands for) and a list or table wrapped in a plain code fence (```` ```text ````,
+```` ```markdown ````, a bare ```` ``` ````), which chat interfaces show as the list it holds. The
+view unwraps such a fence when what it holds reads as a list or table — two or more lines led by a
+list marker or a number, or table rows — and leaves code, formulas and JSON fenced. Only the item
+readers use the view; the format checks judge the answer as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gate.text.html import as_markdown
+
+_FENCE_RE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[A-Za-z]*)[ \t]*\n(?P<body>.*?)\n(?P=fence)[ \t]*$",
+                       re.MULTILINE | re.DOTALL)
+_PROSE_INFOS = frozenset({"", "text", "txt", "plain", "plaintext", "markdown", "md"})
+_STRUCTURED_LINE_RE = re.compile(r"^[ \t]*(?:[-*+•][ \t]+\S|\d{1,2}[.)、．][ \t]*\S|\|.*\|[ \t]*$)", re.MULTILINE)
+
+
+def _unwrap(match: re.Match[str]) -> str:
+    body = match.group("body")
+    if match.group("info").lower() not in _PROSE_INFOS or len(_STRUCTURED_LINE_RE.findall(body)) < 2:
+        return match.group(0)
+    return "\n" + body + "\n"
+
+
+def item_view(text: str) -> str:
+    """``text`` with its HTML read as Markdown and its fenced lists and tables unwrapped; the same
+    string when there is neither."""
+    viewed = as_markdown(text)
+    if "```" in viewed or "~~~" in viewed:
+        viewed = _FENCE_RE.sub(_unwrap, viewed)
+    return viewed
