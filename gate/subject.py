@@ -110,16 +110,27 @@ class Answers:
 
 
 class Subject:
-    """A trajectory under judgement: the run itself (its tool calls) and its answer's analyses."""
+    """A trajectory under judgement: the run itself (its tool calls) and its answer's analyses.
+
+    A reasoning model's closed ``<think>…</think>`` block before its answer is its reasoning, not its
+    answer — a chat client shows it apart or not at all — so it is set apart here, whatever the
+    adapter (the openai adapter already sets it apart): the constraints judge the answer after it,
+    and :attr:`reasoning` keeps it. A block left open is part of the answer."""
 
     def __init__(self, trajectory: Trajectory, answers: Answers | None = None) -> None:
+        from gate.text.reasoning import split_reasoning
+
         self.trajectory = trajectory
-        text = trajectory.final_answer
+        self.reasoning, text = split_reasoning(trajectory.final_answer)
+        if not self.reasoning:
+            text = trajectory.final_answer
+        self._answer = text
         self.analysed = answers.of(text) if answers is not None else Answer(text)
 
     @property
     def answer(self) -> str:
-        return self.trajectory.final_answer
+        """The final answer judged: the agent's, after a closed reasoning block if it opens with one."""
+        return self._answer
 
     @property
     def markdown(self) -> MarkdownDoc:

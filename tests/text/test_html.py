@@ -90,3 +90,15 @@ def test_html_is_not_plain_text_nor_a_markdown_table() -> None:
     status, detail = check("markdown:plain_text", answer)
     assert status == "fail" and "html at line 1" in detail
     assert check("markdown:table", answer)[0] == "fail"
+
+
+def test_a_closed_reasoning_block_is_set_apart_from_the_answer_judged() -> None:
+    thinking = "<think>\nThe user excluded Sony, so not the WH-1000XM5. Draft: 1. Bose 2. AirPods 3. Sony\n</think>\n\n"
+    answer = '[{"name": "Bose QC Ultra"}, {"name": "AirPods Pro 2"}, {"name": "FreeBuds Pro 4"}]'
+    judged = subject(thinking + answer)
+    assert judged.answer == answer and judged.reasoning.startswith("The user excluded Sony")
+    assert check("json:valid", thinking + answer)[0] == "pass"
+    assert check("terms:forbidden", thinking + answer, groups=["sony"])[0] == "pass"
+    assert check("items:count", thinking + answer, exact=3)[0] == "pass"
+    unclosed = "<think>\nSony is out\n" + answer  # ran out of tokens while thinking: all of it was answered
+    assert subject(unclosed).answer == unclosed and check("terms:forbidden", unclosed, groups=["sony"])[0] == "fail"
