@@ -1,4 +1,4 @@
-"""Forbidden and required terms, with the alias library, over the answer or only its items."""
+"""Forbidden and required terms, with the alias groups of the lexicon, over the answer or only its items."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from gate import lexicon
 from gate.checkers.base import Params, checker
 from gate.errors import did_you_mean
 from gate.subject import Subject
 from gate.text import terms as term_text
-from gate.text.aliases import ALIAS_GROUPS
 from gate.text.deferred import deferred
 from gate.text.names import called
 from gate.verdict import Outcome
@@ -46,8 +46,8 @@ class TermsParams(Params):
     @classmethod
     def _known_groups(cls, value: list[str]) -> list[str]:
         for group in value:
-            if group not in ALIAS_GROUPS:
-                raise ValueError(f"unknown alias group '{group}'{did_you_mean(group, ALIAS_GROUPS)}")
+            if group not in lexicon.aliases():
+                raise ValueError(f"unknown alias group '{group}'{did_you_mean(group, lexicon.aliases())}")
         return value
 
     @model_validator(mode="after")
@@ -117,7 +117,7 @@ def _term_name(term: str, params: TermsParams) -> str:
     ("sony"), a pattern of the case by its place ("terms[1]") — a raw regex is never printed."""
     if not term.startswith("re:"):
         return term
-    group = next((g for g in reversed(params.groups) if term in ALIAS_GROUPS[g]), None)
+    group = next((g for g in reversed(params.groups) if term in lexicon.aliases()[g]), None)
     if group is not None and term not in params.terms:
         return group
     return f"pattern terms[{params.terms.index(term)}]" if term in params.terms else "a pattern"

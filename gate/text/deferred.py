@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from gate import lexicon
+
 _DEFERRED: list[Callable[[], re.Pattern[str]]] = []
 
 
@@ -28,7 +30,9 @@ def deferred(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
 
 
 def compile_deferred() -> None:
-    """Compile every deferred pattern of the modules imported so far: a worker thread does this
-    while the agent calls are out, so the first answer judged does not pay for it."""
+    """Compile every deferred pattern of the modules imported so far, and every class of the
+    lexicon: a worker thread does this while the agent calls are out, so the first answer judged
+    does not pay for it."""
+    lexicon.compile_all()
     for compiled in tuple(_DEFERRED):
         compiled()

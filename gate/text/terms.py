@@ -1,4 +1,4 @@
-"""Term matching: case-insensitive, full-/half-width folded, with the alias library."""
+"""Term matching: case-insensitive, full-/half-width folded, with the alias groups of :mod:`gate.lexicon`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gate.text.aliases import ALIAS_GROUPS
+from gate import lexicon
 from gate.text.deferred import deferred
 
 _zero_width_re = deferred("[\u200b-\u200d\u2060\ufeff\u00ad]")
@@ -48,7 +48,7 @@ def _pattern(term: str) -> re.Pattern[str]:
 def expand(terms: list[str] | tuple[str, ...], groups: list[str] | tuple[str, ...]) -> list[str]:
     """The plain terms plus every alias of the named groups, without repeats, in order."""
     seen: dict[str, None] = {}
-    for term in [*terms, *(alias for group in groups for alias in ALIAS_GROUPS[group])]:
+    for term in [*terms, *(alias for group in groups for alias in lexicon.aliases()[group])]:
         seen.setdefault(term, None)
     return list(seen)
 
