@@ -17,13 +17,14 @@ from gate import lexicon
 _DEFERRED: list[Callable[[], re.Pattern[str]]] = []
 
 
-def deferred(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+def deferred(pattern: str | Callable[[], str], flags: int = 0) -> Callable[[], re.Pattern[str]]:
     """A function that returns ``re.compile(pattern, flags)``, compiled on its first call and the
-    same pattern object on every later call."""
+    same pattern object on every later call. ``pattern`` may be a function that builds the
+    expression (from the lexicon's classes): it too is called on first use, not at import."""
 
     @cache
     def compiled() -> re.Pattern[str]:
-        return re.compile(pattern, flags)
+        return re.compile(pattern if isinstance(pattern, str) else pattern(), flags)
 
     _DEFERRED.append(compiled)
     return compiled

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from itertools import islice
 
-from gate.text.cues import CLOSING_RE, attribute, notes_label
+from gate.text.cues import attribute, closing, notes_label
 from gate.text.entities import SETS_ASIDE_RE as _SETS_ASIDE_RE
 from gate.text.entities import key, known_as
 from gate.text.item import Item, ItemList
@@ -107,7 +107,7 @@ _OTHER_PICKS_LABEL_RE = re.compile(rf"^[^，,。；;！!？?\n]{{0,16}}(?:{_OTHE
 def _adds(text: str) -> bool:
     """A passage that opens by adding a recommendation and recommends in it, or a label of other picks."""
     first = text.lstrip()
-    if CLOSING_RE.match(first):
+    if closing(first):
         return False
     if _OTHER_PICKS_LABEL_RE.match(first.split("\n", 1)[0].strip(" #*_：:")) is not None:
         return True
@@ -146,7 +146,7 @@ def extra_items(doc: MarkdownDoc, main: ItemList, later: Sequence[ItemList], lea
             for name in _names(raw):
                 if _new(name, known, seen):
                     add(_passage_item(name, block.text, block.line))
-        elif not CLOSING_RE.match(raw.lstrip()):
+        elif not closing(raw.lstrip()):
             for item in _recommended_in_prose(raw, block.text, block.line, mentioned):
                 if _new(item.name, known, seen):
                     add(item)

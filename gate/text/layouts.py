@@ -10,11 +10,11 @@ from bisect import bisect_left
 
 from gate.text.cues import (
     BOLD_LEAD_RE,
-    SECTION_LABEL_RE,
     attribute,
     day,
     notes_label,
     notes_lead,
+    section_label,
     stated_count,
     strip_marker,
 )
@@ -263,7 +263,7 @@ def clauses_of_a_named_lead(candidate: ItemList, all_units: list[Unit]) -> bool:
     bold = BOLD_LEAD_RE.match(head)
     if bold is not None and bold.end() == len(head):
         name = bold.group("bold")
-        return (not notes_label(name) and not SECTION_LABEL_RE.search(name)
+        return (not notes_label(name) and not section_label(name)
                 and re.search(r"[，,。：:]", name) is None)
     # "如果只推荐一款，我会选 **联想 ThinkPad X1 Carbon 2024**：" — one pick named at the end of its lead
     last = LAST_BOLD_RE.search(head)

@@ -18,12 +18,12 @@ from itertools import pairwise
 from gate.text.cues import (
     BOLD_LEAD_RE,
     BULLET_RE,
-    CLOSING_RE,
     LABEL_MAX_CHARS,
-    MARKER_RE,
-    SECTION_LABEL_RE,
+    closing,
     marker,
+    marker_re,
     notes_label,
+    section_label,
     strip_marker,
 )
 from gate.text.markdown import MarkdownDoc, unquote
@@ -114,7 +114,7 @@ def units(doc: MarkdownDoc) -> list[Unit]:
 
 def unit_bold(unit: Unit) -> str | None:
     raw = re.sub(r"^\s*#{1,6}\s+", "", unit.raw)
-    found = MARKER_RE.match(raw)
+    found = marker_re().match(raw)
     match = BOLD_LEAD_RE.match(raw[found.end() :] if found else raw)
     return (strip_marker(match.group("bold")).strip() or None) if match else None
 
@@ -131,7 +131,7 @@ def _closing(unit: Unit, before: Unit | None) -> bool:
     if unit.kind != "line":
         return False
     starts_paragraph = before is None or before.block != unit.block
-    return CLOSING_RE.match(unit.text) is not None or (starts_paragraph and notes_label(unit.text))
+    return closing(unit.text) or (starts_paragraph and notes_label(unit.text))
 
 
 def _attach_bodies(run: Run, all_units: list[Unit], stop: int) -> None:
@@ -247,7 +247,7 @@ def _heading_runs(all_units: list[Unit]) -> list[Run]:
 
 def is_label(entry: Entry) -> bool:
     head = (entry.bold or entry.head).strip(" ：:")
-    return len(head) <= LABEL_MAX_CHARS and SECTION_LABEL_RE.search(head) is not None
+    return len(head) <= LABEL_MAX_CHARS and section_label(head)
 
 
 def _classify(run: Run) -> Run:
