@@ -19,7 +19,7 @@ from gate.lexicon.compile import LexiconError
 from gate.lexicon.load import alias_groups, classes
 from gate.lexicon.model import AliasGroup, WordClass
 
-__all__ = ["LexiconError", "alias_group", "aliases", "chars", "charset", "compile_all", "numbered", "pattern", "source",
+__all__ = ["LINE_BREAK", "LexiconError", "alias_group", "aliases", "chars", "charset", "compile_all", "numbered", "pattern", "source",
            "word_class", "words"]
 
 
@@ -69,6 +69,10 @@ def chars(name: str) -> str:
     if not _compile.single_characters(found):
         raise LexiconError(f"class '{name}' is not a class of single characters")
     return "".join(re.escape(entry) for entry in found.entries())
+
+
+LINE_BREAK = r"\n"
+"""A line break as written inside a character set, for ``charset(…, also=LINE_BREAK)``."""
 
 
 def charset(*names: str, also: str = "", negated: bool = False) -> str:

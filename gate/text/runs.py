@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
 
+from gate import lexicon
+from gate.lexicon import charset
 from gate.text.cues import (
     BOLD_LEAD_RE,
     BULLET_RE,
@@ -26,6 +28,7 @@ from gate.text.cues import (
     section_label,
     strip_marker,
 )
+from gate.text.deferred import deferred
 from gate.text.markdown import MarkdownDoc, unquote
 from gate.text.names import named
 
@@ -221,7 +224,7 @@ def _plain_line(unit: Unit) -> bool:
 
 
 _GLYPHS = "•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·"
-_SENTENCE_MARK_RE = re.compile(r"[，。！？；,!?;]")
+_sentence_mark_re = deferred(lambda: charset("comma", "full_stop", "exclamation_mark", "question_mark", "semicolon"))
 
 
 def _bullet_line(unit: Unit) -> bool:
@@ -233,7 +236,7 @@ def _bullet_line(unit: Unit) -> bool:
     rest = unit.text[lead.end():]
     bold = BOLD_LEAD_RE.match(rest)
     return (unit.text.lstrip()[0] in _GLYPHS or named(rest, bold.group("bold") if bold else None) is not None
-            or _SENTENCE_MARK_RE.search(rest) is None)
+            or _sentence_mark_re().search(rest) is None)
 
 
 def _heading_runs(all_units: list[Unit]) -> list[Run]:
@@ -246,7 +249,7 @@ def _heading_runs(all_units: list[Unit]) -> list[Run]:
 
 
 def is_label(entry: Entry) -> bool:
-    head = (entry.bold or entry.head).strip(" ：:")
+    head = (entry.bold or entry.head).strip(" " + "".join(lexicon.words("colon")))
     return len(head) <= LABEL_MAX_CHARS and section_label(head)
 
 
