@@ -19,7 +19,7 @@ from gate.lexicon.compile import LexiconError
 from gate.lexicon.load import alias_groups, classes
 from gate.lexicon.model import AliasGroup, WordClass
 
-__all__ = ["LINE_BREAK", "LexiconError", "alias_group", "aliases", "chars", "charset", "compile_all", "numbered", "pattern", "source",
+__all__ = ["LINE_BREAK", "WHITESPACE", "LexiconError", "alias_group", "aliases", "chars", "charset", "compile_all", "numbered", "pattern", "source",
            "word_class", "words"]
 
 
@@ -73,6 +73,8 @@ def chars(name: str) -> str:
 
 LINE_BREAK = r"\n"
 """A line break as written inside a character set, for ``charset(…, also=LINE_BREAK)``."""
+WHITESPACE = r"\s"
+"""Any whitespace, as written inside a character set."""
 
 
 def charset(*names: str, also: str = "", negated: bool = False) -> str:

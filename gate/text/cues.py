@@ -32,7 +32,7 @@ def _marker_pattern() -> str:
         rf"(?:{source('measure_word')}(?:\s*{after_ordinal}\s*)?|(?={ends_ordinal}|$))"
         rf"|{source('rank_word')}\.?\s*(?P<no>\d{{1,2}})(?!\d)"
         # "Option A：" "方案一：" "选项 2." — alternatives offered side by side
-        rf"|{source('option_word')}\s?(?P<option>[A-Ea-e1-9]|{numeral})\s?(?={option_end}|\s){option_end}?"
+        rf"|{source('option_word')}\s?(?P<option>[A-Ea-e1-9]|{source('option_numeral')})\s?(?={option_end}|\s){option_end}?"
         # ①…⑳ ⑴…⒇ ⒈…⒛ ❶…❿ ➀…➓, and the medals 🥇🥈🥉 that rank the first three
         rf"|(?P<circled>[\u2460-\u249b\u2776-\u2793\U0001F947-\U0001F949])\ufe0f?{period}?"
         # 🔟, the keycap ten after 1️⃣…9️⃣ (one character, not a digit and a keycap mark)
@@ -151,12 +151,15 @@ def _remark_pattern() -> str:
 _remark_re = deferred(_remark_pattern)
 
 
+_recommends_before_re = deferred(lambda: rf"{source('recommends')}|{source('main_pick')}")
+
+
 def excluded_lead(text: str) -> bool:
     """True when ``text`` sets the items after it aside ("以下几款已排除：" "有几款考虑过，但没有放进主推："),
     not when it recommends them and restates what it left out ("主推 5 款（已排除小米）")."""
     text = _remark_re().sub("", text)
     found = lexicon.pattern("sets_aside").search(text)
-    return found is not None and lexicon.pattern("recommends").search(text, 0, found.start()) is None
+    return found is not None and _recommends_before_re().search(text, 0, found.start()) is None
 
 
 def notes_lead(text: str) -> bool:
