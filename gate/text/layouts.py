@@ -222,7 +222,8 @@ def spot_items(items: tuple[Item, ...]) -> tuple[Item, ...] | None:
     """A list whose every entry is a region and the places it lists: the places, all of them."""
     found: list[Item] = []
     for item in items:
-        split = _label_and_entries(f"{item.name}：{item.description}") if item.description else None
+        # joined by either colon: the line splits at the first colon, the name's own or this one
+        split = _label_and_entries(f"{item.name}:{item.description}") if item.description else None
         spots = _enumerated(*split, item.line) if split else None
         if spots is None:
             return None

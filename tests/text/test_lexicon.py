@@ -151,17 +151,14 @@ def test_a_class_the_code_names_must_exist() -> None:
         lexicon.pattern("cn_digits")
 
 
-_READERS = ("pattern", "source", "words", "chars", "charset", "numbered", "word_class")
-
-
 def _named_in_code() -> set[str]:
+    """Every string in the code that names a class: ``pattern("negates")``, ``charset("comma", …)``,
+    a tuple of class names read in turn."""
     named = set()
     for path in (ROOT / "gate").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call):
-                function = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-                if function in _READERS:  # charset names several
-                    named |= {arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)}
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z][a-z0-9_]*", node.value):
+                named.add(node.value)
     return named
 
 
@@ -175,10 +172,8 @@ def _named_in_data() -> set[str]:
     return named
 
 
-def test_every_class_named_exists_and_every_class_is_read() -> None:
-    in_code = _named_in_code()
-    assert in_code - set(CLASSES) == set()
-    assert set(CLASSES) - in_code - _named_in_data() == set()
+def test_every_class_is_read_by_the_code_or_another_class() -> None:
+    assert set(CLASSES) - _named_in_code() - _named_in_data() == set()
 
 
 CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003134f]")
@@ -210,7 +205,7 @@ def cjk_literals(package: Path) -> list[str]:
     return found
 
 
-MOST_CJK_LITERALS = 111
+MOST_CJK_LITERALS = 11
 """Wording lives in the lexicon: what is left in the code is display text (a unit's name) and the
 few characters the analysers fold or split on."""
 
