@@ -34,7 +34,7 @@ def _day_pattern() -> str:
     num, en_num = _number(), _en_number()
     first, unit = source("ordinal_prefix"), charset("day_unit")
     spans = _spans()
-    cn_sep = rf"(?:{spans}|{source('day_list_separator')})"
+    cn_sep = rf"(?:{source('range_separator')}|{source('day_list_separator')})"
     d = source("day_abbreviation")
     return (
         rf"{first}(?={charset('day_unit', negated=True)}{{0,{_CN_SPAN}}}{unit})"
