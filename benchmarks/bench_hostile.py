@@ -1,11 +1,13 @@
-"""What hostile answers cost to judge: each text analyser on adversarial input of its own kind, and a
-whole run (every checker, one shared subject) on long Markdown of one shape.
+"""What hostile answers cost to judge: each text analyser on adversarial input of its own kind, a
+whole run (every checker, one shared subject) on long Markdown of one shape, and each class of the
+lexicon compiled alone on its own phrases repeated, near misses and CJK noise.
 
 Prints CPU seconds at two sizes and the growth factor (about 4 for four times the input when the
 work is linear, 16 when quadratic). Anything a long answer costs beyond what a run can afford is cut
 by the judging budget (``judging.budget_s``, default 5 s): the constraint is recorded as an error.
 
     python benchmarks/bench_hostile.py [--sizes 250000 1000000] [--judging-sizes 16000 64000]
+                                       [--lexicon-sizes 20000 80000]
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ def _probe(mode: str, sizes: list[int]) -> dict[str, dict[str, float]]:
     return found
 
 
-def _table(title: str, found: dict[str, dict[str, float]], sizes: list[int]) -> None:
+def _table(title: str, found: dict[str, dict[str, float]], sizes: list[int], top: int | None = None) -> None:
     small, large = (str(size) for size in sizes)
     print(f"\n{title}\n| input | {int(small):,} chars | {int(large):,} chars | growth |\n|---|---:|---:|---:|")
-    for name, seconds in sorted(found.items(), key=lambda item: -item[1][large]):
+    for name, seconds in sorted(found.items(), key=lambda item: -item[1][large])[:top]:
         growth = seconds[large] / max(seconds[small], 1e-6)
         print(f"| `{name}` | {seconds[small]:.3f} s | {seconds[large]:.3f} s | ×{growth:.1f} |")
 
@@ -43,11 +45,18 @@ def main() -> None:
                         help="Input sizes for the analysers (characters).")
     parser.add_argument("--judging-sizes", type=int, nargs=2, default=[16_000, 64_000],
                         help="Answer sizes for whole-run judging (characters).")
+    parser.add_argument("--lexicon-sizes", type=int, nargs=2, default=[20_000, 80_000],
+                        help="Input sizes for each class of the lexicon (characters).")
     args = parser.parse_args()
     compile_package()  # what an installed package has: no compiling counted as the gate's time
     _table("Analysers (CPU seconds, best of 2)", _probe("analysers", args.sizes), args.sizes)
     _table("Whole run, every checker (CPU seconds, best of 2)", _probe("judging", args.judging_sizes),
            args.judging_sizes)
+    lexicon = _probe("lexicon", args.lexicon_sizes)
+    small, large = (str(size) for size in args.lexicon_sizes)
+    before, after = (sum(seconds[size] for seconds in lexicon.values()) for size in (small, large))
+    _table(f"Lexicon classes, the 15 slowest of {len(lexicon)} inputs (CPU seconds; all of them together: "
+           f"{before:.2f} s → {after:.2f} s, ×{after / before:.1f})", lexicon, args.lexicon_sizes, top=15)
 
 
 if __name__ == "__main__":

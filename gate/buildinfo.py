@@ -31,16 +31,17 @@ def _installed(library: str) -> str:
 
 @lru_cache(maxsize=1)
 def build() -> str:
-    """The gate's own modules (path, size and modification time of each), the installed files of
-    the libraries it parses and judges with, and Python's version, as one digest: an edited checker
-    or an upgraded parser is another build. Read once a process."""
+    """The gate's own modules and lexicon files (path, size and modification time of each), the
+    installed files of the libraries it parses and judges with, and Python's version, as one digest:
+    an edited checker, a phrase added to the lexicon or an upgraded parser is another build. Read
+    once a process."""
     import gate
 
     package = Path(gate.__file__).parent
     hasher = hashlib.sha256(sys.version.encode())
     for library in _LIBRARIES:
         hasher.update(f"\n{library} {_installed(library)}".encode())
-    for module in sorted(package.rglob("*.py")):
+    for module in sorted([*package.rglob("*.py"), *package.glob("lexicon/*.yaml")]):
         stat = module.stat()
         hasher.update(f"\n{module.relative_to(package).as_posix()} {stat.st_size} {stat.st_mtime_ns}".encode())
     return hasher.hexdigest()

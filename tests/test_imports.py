@@ -66,14 +66,16 @@ def test_loading_cases_imports_no_answer_analyser() -> None:
     code = ("import json, sys\nfrom pathlib import Path\nfrom gate.loader import load_cases\n"
             "from gate.text.deferred import _DEFERRED\n"
             f"load_cases(Path({str(ROOT / 'cases')!r}))\nprint(json.dumps(sorted(sys.modules)))\n"
-            "print(json.dumps([compiled.cache_info().currsize for compiled in _DEFERRED]))\n")
+            "print(json.dumps([compiled.cache_info().currsize for compiled in _DEFERRED]))\n"
+            "from gate.lexicon.load import classes\nprint(classes.cache_info().currsize)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    modules, compiled = done.stdout.splitlines()
+    modules, compiled, lexicon_read = done.stdout.splitlines()
     imported = set(json.loads(modules))
     assert "gate.checkers" in imported
     assert not {"gate.text.items", "gate.text.prices", "gate.text.entities", "markdown_it"} & imported
     # nor compiles the analysers' larger patterns (~20 ms): the checkers' modules defer them
     assert len(json.loads(compiled)) >= 10 and not any(json.loads(compiled))
+    assert lexicon_read == "0"  # nor reads the lexicon's word classes (its alias groups, which cases name, only)
 
 
 def test_every_model_builds_its_validator_when_first_used() -> None:

@@ -1,5 +1,5 @@
 """The package's imports flow one way: cli → commands → pipeline → semantic tier → report → policy →
-scoring → judging → checkers, runner, loader, baseline, config → contracts → text → base. A module
+scoring → judging → checkers, runner, loader, baseline, config → contracts → text → lexicon → base. A module
 imports only modules of its own room or of rooms below it, so no lower layer reaches for a command."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
               "gate.redaction", "gate.sanitize", "gate.strictvalues", "gate.budget", "gate.interrupts",
               "gate.retryafter", "gate.shard", "gate.commentmark", "gate.buildinfo", "gate.jsonstore", "gate.memo", "gate.tls",
               "gate.model", "gate.spool", "gate.workflow_commands")),
+    ("lexicon", ("gate.lexicon",)),
     ("text", ("gate.text",)),
     ("contracts", ("gate.case", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),
     ("services", ("gate.checkers", "gate.runner", "gate.loader", "gate.parsed_cases", "gate.baseline", "gate.baseline_diff",

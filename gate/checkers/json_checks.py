@@ -9,12 +9,13 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from gate.checkers.base import CountBounds, Params, checker
+from gate.lexicon import source
 from gate.subject import Subject
 from gate.text.deferred import deferred
 from gate.text.jsonanswer import main_array
 from gate.verdict import Outcome
 
-_cjk_re = deferred(r"[\u3400-\u9fff]")
+_cjk_re = deferred(lambda: source("han"))
 _KIND = {"array": list, "object": dict}
 
 

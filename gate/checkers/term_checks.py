@@ -1,4 +1,4 @@
-"""Forbidden and required terms, with the alias library, over the answer or only its items."""
+"""Forbidden and required terms, with the alias groups of the lexicon, over the answer or only its items."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from gate import lexicon
 from gate.checkers.base import Params, checker
 from gate.errors import did_you_mean
+from gate.lexicon import charset, source
 from gate.subject import Subject
 from gate.text import terms as term_text
-from gate.text.aliases import ALIAS_GROUPS
 from gate.text.deferred import deferred
 from gate.text.names import called
 from gate.verdict import Outcome
@@ -46,8 +47,8 @@ class TermsParams(Params):
     @classmethod
     def _known_groups(cls, value: list[str]) -> list[str]:
         for group in value:
-            if group not in ALIAS_GROUPS:
-                raise ValueError(f"unknown alias group '{group}'{did_you_mean(group, ALIAS_GROUPS)}")
+            if group not in lexicon.aliases():
+                raise ValueError(f"unknown alias group '{group}'{did_you_mean(group, lexicon.aliases())}")
         return value
 
     @model_validator(mode="after")
@@ -58,18 +59,22 @@ class TermsParams(Params):
 
 
 # A bracketed note after a name ("天津（距北京高铁 30 分钟）" "串串香（签签计价的“小火锅”）") says
-# something about the item, not what it is; a short plain apposition ("（智能手表）") stays.
-_BRACKET_NOTE_RE = re.compile(r"\s*[（(](?P<note>[^（）()]*)[)）]")
-_NOTE_MARK_RE = re.compile(r"[\d\s的距离比像约，,、“”\"]|类似|相当")
+# something about the item, not what it is (``bracket_note``); a short plain apposition ("（智能手表）") stays.
+def _bracket_note() -> str:
+    note = charset("open_bracket", "close_bracket", negated=True)
+    return rf"\s*{charset('open_bracket')}(?P<note>{note}*){charset('close_bracket')}"
+
+
+_bracket_note_re = deferred(_bracket_note)
 _APPOSITION_MAX = 6
 
 
 def _without_notes(name: str) -> str:
     def strip(match: re.Match[str]) -> str:
         note = match.group("note")
-        return "" if _NOTE_MARK_RE.search(note) or len(note) > _APPOSITION_MAX else match.group(0)
+        return "" if lexicon.pattern("bracket_note").search(note) or len(note) > _APPOSITION_MAX else match.group(0)
 
-    return _BRACKET_NOTE_RE.sub(strip, name).strip() or name
+    return _bracket_note_re().sub(strip, name).strip() or name
 
 
 def _texts(subject: Subject, scope: Scope) -> list[tuple[str, str]]:
@@ -81,21 +86,25 @@ def _texts(subject: Subject, scope: Scope) -> list[tuple[str, str]]:
     return [(f"item '{item.name}'", item.text) for item in subject.items.items]
 
 
-# An item that says what it is not ("非游戏本", "不是苹果", "不像《7 天精通 Java》那类速成书") restates
-# the filter, and one that measures itself against a brand ("做工媲美 MacBook Air", "不输入门游戏本")
-# does not recommend it.
-# A negation may stand a few words off ("不属于传统游戏本"); "非" only right before ("非常" is no
-# negation). A comparison may frame the term ("和 MacBook Air 一较高下", "只有游戏本的一半").
-_CLAUSE = r"[^，。；！？,.;!?\n]"
-_excused_before_re = deferred(
-    rf"(?:非\s{{0,3}}|(?:不是|并非|而非|不属于|不算|排除了?|不含|不选|避开|不像|不同于|有别于|区别于){_CLAUSE}{{0,6}}"
-    rf"|(?:媲美|对标|不输于?|类似于?|接近|相比于?|堪比|(?<!价)比(?!较|例)){_CLAUSE}{{0,4}})$"
-)
-_COMPARED_WITH_RE = re.compile(rf"(?:和|与|跟|同){_CLAUSE}{{0,4}}$")
-_comparison_after_re = deferred(
-    rf"^{_CLAUSE}{{0,8}}?(?:一较高下|不相上下|相当|媲美|比肩|看齐|差不多|一样|相近|持平|的?一半)"
-)
-_FRACTION_AFTER_RE = re.compile(r"^\s{0,3}的?(?:一半|几分之一|[一二三四五六七八九十\d]{1,4}\s{0,3}分之一)")
+def _clause() -> str:
+    """A character of the same clause: no clause break."""
+    return charset("comma", "full_stop", "semicolon", "exclamation_mark", "question_mark", also=".\n", negated=True)
+
+
+def _excused_before() -> str:
+    # An item that says what it is not ("非游戏本", "不是苹果", "不像《7 天精通 Java》那类速成书") restates
+    # the filter, and one that measures itself against a brand ("做工媲美 MacBook Air", "不输入门游戏本")
+    # does not recommend it. A negation may stand a few words off ("不属于传统游戏本"); "非" only right
+    # before ("非常" is no negation). A comparison may frame the term ("和 MacBook Air 一较高下",
+    # "只有游戏本的一半").
+    return (rf"(?:{source('not_prefix')}\s{{0,3}}|{source('is_not')}{_clause()}{{0,6}}"
+            rf"|{source('compared_to')}{_clause()}{{0,4}})$")
+
+
+_excused_before_re = deferred(_excused_before)
+_compared_with_re = deferred(lambda: rf"{source('compared_with')}{_clause()}{{0,4}}$")
+_comparison_after_re = deferred(lambda: rf"^{_clause()}{{0,8}}?{source('on_par')}")
+_fraction_after_re = deferred(lambda: rf"^\s{{0,3}}{source('fraction')}")
 
 
 # Every excuse above spans a few characters; the windows bound the look around each hit, so an item
@@ -107,9 +116,9 @@ def _excused(folded: str, hit: term_text.Hit) -> bool:
     """``folded`` is the folded text the hit was found in (``Hit.start`` indexes it)."""
     end = hit.start + len(term_text.fold(hit.matched))
     before, after = folded[max(0, hit.start - _WINDOW) : hit.start], folded[end : end + _WINDOW]
-    if _excused_before_re().search(before) or _FRACTION_AFTER_RE.match(after):
+    if _excused_before_re().search(before) or _fraction_after_re().match(after):
         return True
-    return _COMPARED_WITH_RE.search(before) is not None and _comparison_after_re().match(after) is not None
+    return _compared_with_re().search(before) is not None and _comparison_after_re().match(after) is not None
 
 
 def _term_name(term: str, params: TermsParams) -> str:
@@ -117,7 +126,7 @@ def _term_name(term: str, params: TermsParams) -> str:
     ("sony"), a pattern of the case by its place ("terms[1]") — a raw regex is never printed."""
     if not term.startswith("re:"):
         return term
-    group = next((g for g in reversed(params.groups) if term in ALIAS_GROUPS[g]), None)
+    group = next((g for g in reversed(params.groups) if term in lexicon.aliases()[g]), None)
     if group is not None and term not in params.terms:
         return group
     return f"pattern terms[{params.terms.index(term)}]" if term in params.terms else "a pattern"

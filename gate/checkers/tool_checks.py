@@ -11,7 +11,9 @@ from pydantic import Field, field_validator
 
 from gate import safejson
 from gate.checkers.base import Params, checker
+from gate.lexicon import charset, source
 from gate.subject import Subject
+from gate.text.deferred import deferred
 from gate.text.numerals import to_int
 from gate.text.terms import fold
 from gate.trajectory import ToolCall
@@ -184,11 +186,15 @@ def _fact(text: str) -> str | None:
     return text if len(text) >= 2 else None
 
 
+# A fact in a result that is not JSON: a run of two Chinese characters or more, or a number.
+_fact_token_re = deferred(lambda: rf"{source('han')}{{2,}}|\d+(?:\.\d+)?")
+
+
 def _facts(result: str, fields: list[str]) -> set[str]:
     try:
         data: Any = safejson.loads(result)
     except ValueError:
-        tokens = re.findall(r"[\u4e00-\u9fff]{2,}|\d+(?:\.\d+)?", result)
+        tokens = _fact_token_re().findall(result)
         return {fact for token in tokens if (fact := _fact(token))}
     found: set[str] = set()
 
@@ -210,13 +216,13 @@ def _facts(result: str, fields: list[str]) -> set[str]:
     return found
 
 
-_ANSWER_NUMBER_RE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d])|[零一二两三四五六七八九十]+")
+_answer_number_re = deferred(lambda: rf"(?<![\d.])\d+(?:\.\d+)?(?![\d])|{charset('cn_digit', 'cn_ten')}+")
 
 
 def _answer_numbers(answer: str) -> set[float]:
     """The values of the whole numbers an answer writes, in digits or in Chinese (十五 → 15, 15.0 → 15)."""
     values: set[float] = set()
-    for token in _ANSWER_NUMBER_RE.findall(answer):
+    for token in _answer_number_re().findall(answer):
         value = to_int(token) if not token[0].isdigit() else float(token)
         if value is not None:
             values.add(float(value))

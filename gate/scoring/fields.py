@@ -11,7 +11,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from gate import lexicon
+from gate.lexicon import source
 from gate.subject import Answer, Subject
+from gate.text.deferred import deferred
 from gate.text.terms import fold
 from gate.trajectory import Trajectory
 
@@ -20,9 +23,9 @@ ConsistencyField = Literal["tool_sequence", "item_count", "numbers", "structure"
 # dash (see _signed).
 _NUMBER_RE = re.compile(r"(?P<sign>[-−])?(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<frac>\.\d+)?")
 # NFKC has already turned ℃ into °C and full-width forms into ASCII.
-_TEMPERATURE_UNIT_RE = re.compile(r"\s*(?:°(?!\s*F)|度|摄氏度)")
-_RANGE_GAP_RE = re.compile(r"\s*(?:[-−~–—/]|至|到)\s*")
-_RANGE_END_RE = re.compile(r"(?:\d|°C?|度)\s*$")
+_temperature_unit_re = deferred(lambda: rf"\s*{source('temperature_unit')}")
+_range_gap_re = deferred(lambda: rf"\s*(?:{source('range_separator')}|[−/])\s*")
+_range_end_re = deferred(lambda: rf"(?:\d|°C?|{source('temperature_unit')})\s*$")
 _LOOK_BACK = 16  # what _signed reads before a number: a range end or 零下 and a few spaces
 
 
@@ -30,9 +33,9 @@ def _signed(text: str, match: re.Match[str]) -> tuple[float, int]:
     """The number's value and where its digits start ('15-25': the '-' is a range dash)."""
     value = float(match.group("digits").replace(",", "") + (match.group("frac") or ""))
     before = text[max(0, match.start() - _LOOK_BACK) : match.start()]  # a window: one pass over the answer
-    if match.group("sign") and not _RANGE_END_RE.search(before):
+    if match.group("sign") and not _range_end_re().search(before):
         return -value, match.start()
-    if before.rstrip().endswith("零下"):
+    if before.rstrip().endswith(lexicon.words("below_zero")):
         return -value, match.start("digits")
     return value, match.start("digits")
 
@@ -50,10 +53,10 @@ def _numbers(answer: str) -> str:
     """
     text = unicodedata.normalize("NFKC", answer)
     found = [(*_signed(text, m), m.end()) for m in _NUMBER_RE.finditer(text)]
-    is_temp = [bool(_TEMPERATURE_UNIT_RE.match(text, end)) for _, _, end in found]
+    is_temp = [bool(_temperature_unit_re().match(text, end)) for _, _, end in found]
     for i in range(len(found) - 2, -1, -1):  # backwards, so a chain of range ends propagates
         gap = text[found[i][2] : found[i + 1][1]]
-        if is_temp[i + 1] and _RANGE_GAP_RE.fullmatch(gap):
+        if is_temp[i + 1] and _range_gap_re().fullmatch(gap):
             is_temp[i] = True
     keep_all = not any(is_temp)
     chosen = [value for (value, _, _), temp in zip(found, is_temp, strict=True) if temp or keep_all]

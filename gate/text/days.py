@@ -1,48 +1,68 @@
 """Day markers in an itinerary: 第一天 / 第 1 天 / Day 1 / Day One / D1 / 首日 / 次日 / 最后一天, and
-ranges and lists of them: 第1-2天, 第一天到第三天, 第一、二、三天, Day1-Day3, Days 1-3, Day 1 & 2, D1-D3."""
+ranges and lists of them: 第1-2天, 第一天到第三天, 第一、二、三天, Day1-Day3, Days 1-3, Day 1 & 2, D1-D3.
+The words are the lexicon's (days.yaml)."""
 
 from __future__ import annotations
 
 import re
 
+from gate import lexicon
+from gate.lexicon import charset, source
 from gate.text.deferred import deferred
 from gate.text.numerals import to_int
 
-_NUM = r"[0-9一二两三四五六七八九十]{1,3}"
-_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_WORD = "|".join(_WORDS)
-_EN_NUM = rf"(?:\d{{1,2}}|(?i:{_WORD})\b)"
-# A separator that spans the days between ("1-3", "一至三") rather than listing them ("一、三").
-_RANGE_SEP = r"(?:[-~～–—至到]|(?i:to))"
-_CN_SEP = r"(?:[-~～–—至到、,]|和|及)"
-_EN_SEP = r"(?:[-~–&]|(?i:and|to)\b)"
 # Days listed in one marker (第一、二、三天): bounded, so a crafted "第1、第1、…" chain is not
 # rescanned from every "第" in it.
 _MAX_LISTED = 30
 _CN_SPAN = 64  # a 第…天 marker ends within this many characters: each 第 looks that far, no further
-_day_re = deferred(
-    rf"第(?=[^天日]{{0,{_CN_SPAN}}}[天日])(?:\s*(?P<from>{_NUM})\s*[天日]\s*{_RANGE_SEP}\s*第\s*(?P<to>{_NUM})\s*[天日]"
-    rf"|\s*(?P<cn>{_NUM}(?:\s*{_CN_SEP}\s*(?:第\s*)?{_NUM}){{0,{_MAX_LISTED}}})\s*[天日])"
-    rf"|(?<![A-Za-z])(?i:days?)\s*(?P<en>{_EN_NUM}(?:\s*{_EN_SEP}\s*(?:(?i:day)\s*)?{_EN_NUM}){{0,{_MAX_LISTED}}})(?!\d)"
-    rf"|(?<![A-Za-z0-9])(?P<d>D\d{{1,2}}(?:\s*[-~–]\s*D?\d{{1,2}})?)(?![0-9A-Za-z])"
-    rf"|(?P<first>首日)"
-    rf"|(?P<next>次日)"
-)
-_token_re = deferred(rf"(?P<sep>{_RANGE_SEP})|(?P<num>{_NUM}|{_EN_NUM})", re.IGNORECASE)
 
 
-# "最后一天" / "the last day" is day N of an N-day plan; only the caller knows N.
-_LAST_DAY_RE = re.compile(r"最后[一1]\s*[天日]|(?i:\b(?:the\s+)?last\s+day\b)")
+def _number() -> str:
+    return charset("cn_count_numeral", also="0-9") + "{1,3}"
+
+
+def _en_number() -> str:
+    return rf"(?:\d{{1,2}}|{source('en_number_word')}\b)"
+
+
+def _spans() -> str:
+    """A separator that spans the days between ("1-3", "一至三", "1 to 3") rather than listing them ("一、三")."""
+    return rf"(?:{source('range_separator')}|{source('range_word')})"
+
+
+def _day_pattern() -> str:
+    num, en_num = _number(), _en_number()
+    first, unit = source("ordinal_prefix"), charset("day_unit")
+    spans = _spans()
+    cn_sep = rf"(?:{source('range_separator')}|{source('day_list_separator')})"
+    d = source("day_abbreviation")
+    return (
+        rf"{first}(?={charset('day_unit', negated=True)}{{0,{_CN_SPAN}}}{unit})"
+        rf"(?:\s*(?P<from>{num})\s*{unit}\s*{spans}\s*{first}\s*(?P<to>{num})\s*{unit}"
+        rf"|\s*(?P<cn>{num}(?:\s*{cn_sep}\s*(?:{first}\s*)?{num}){{0,{_MAX_LISTED}}})\s*{unit})"
+        rf"|(?<![A-Za-z]){source('day_word')}\s*(?P<en>{en_num}(?:\s*{source('en_day_separator')}\s*"
+        rf"(?:{source('day_word')}\s*)?{en_num}){{0,{_MAX_LISTED}}})(?!\d)"
+        rf"|(?<![A-Za-z0-9])(?P<d>{d}\d{{1,2}}(?:\s*[-~–]\s*{d}?\d{{1,2}})?)(?![0-9A-Za-z])"
+        rf"|(?P<first>{source('first_day')})"
+        rf"|(?P<next>{source('next_day')})"
+    )
+
+
+_day_re = deferred(_day_pattern)
+_token_re = deferred(lambda: rf"(?P<sep>{_spans()})|(?P<num>{_number()}|{_en_number()})", re.IGNORECASE)
+_day_label_re = deferred(lambda: rf"{source('day_word')}|{source('day_abbreviation')}(?=\d)")
 
 
 def mentions_last_day(text: str) -> bool:
-    """True when the text marks the last day without its number (最后一天, the last day)."""
-    return _LAST_DAY_RE.search(text) is not None
+    """True when the text marks the last day without its number (最后一天, the last day): day N of
+    an N-day plan, which only the caller knows."""
+    return lexicon.pattern("last_day").search(text) is not None
 
 
-def _number(token: str) -> int | None:
+def _number_of(token: str) -> int | None:
     token = token.strip().lower()
-    return _WORDS.index(token) + 1 if token in _WORDS else to_int(token)
+    words = lexicon.numbered("en_number_word")
+    return words[token] if token in words else to_int(token)
 
 
 def _expand(spec: str) -> set[int]:
@@ -50,11 +70,11 @@ def _expand(spec: str) -> set[int]:
     days: set[int] = set()
     previous: int | None = None
     spanning = False
-    for token in _token_re().finditer(re.sub(r"(?i:day)|D(?=\d)", " ", spec)):
+    for token in _token_re().finditer(_day_label_re().sub(" ", spec)):
         if token.group("sep"):
             spanning = True
             continue
-        day = _number(token.group("num"))
+        day = _number_of(token.group("num"))
         if day is None:
             return set()
         if spanning and previous is not None:

@@ -18,25 +18,27 @@ is recommended, and only recommended entities are items.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from gate import lexicon
+from gate.lexicon import charset, source
 from gate.text.cues import excluded_lead
+from gate.text.deferred import deferred
 from gate.text.item import Entity, Evidence, Item, ItemList, Status
 from gate.text.terms import fold
 
 _COMPARED = 50
 """Known names an entry is compared with for containment ("WH-1000XM5" is "索尼 WH-1000XM5");
 beyond them only by equality, so a hostile answer with thousands of entries stays linear."""
-_REMARK_RE = re.compile(r"[（(].*$")
+_remark_re = deferred(lambda: charset("open_bracket") + ".*$")
 
 
 def key(name: str) -> str:
     """The name entries are matched by: folded, a parenthetical remark ("（约 2500 元）") dropped."""
-    return fold(_REMARK_RE.sub("", name)) or fold(name)
+    return fold(_remark_re().sub("", name)) or fold(name)
 
 
-_TOKEN_RE = re.compile(r"[0-9a-z]+|[\u3400-\u9fff]+")
+_token_re = deferred(lambda: rf"[0-9a-z]+|{source('han')}+")
 
 
 def _token_of(short: str, long: str) -> bool:
@@ -61,7 +63,7 @@ def same(a: str, b: str) -> bool:
         return False
     if a in b or b in a:
         return True
-    short, long = sorted((_TOKEN_RE.findall(a), _TOKEN_RE.findall(b)), key=len)
+    short, long = sorted((_token_re().findall(a), _token_re().findall(b)), key=len)
     return len(short) >= 2 and all(any(_token_of(word, other) for other in long) for word in short)
 
 
@@ -70,33 +72,28 @@ def known_as(name_key: str, known: Sequence[str]) -> bool:
     return any(same(name_key, other) for other in known[:_COMPARED])
 
 
-# What sets an entry aside and what endorses it: the later of the two in the entry decides
-# ("没放进主推只是因为……直接买它也完全没问题" endorses; "降噪很强，但超预算" sets aside).
-_ENDORSES_RE = re.compile(r"(?<![不别没未])(?:直接买|放心买|闭眼入|直接入|完全没问题|更合适|最合适|值得买|值得入手|"
-                          r"(?:也|同样|依然|仍然|照样)(?:很)?(?:推荐|值得)|首选)")
-SETS_ASIDE_RE = re.compile(r"不推荐|不建议|不适合|不考虑|不值|弱一截|超预算|超出预算|太贵|偏贵|但|不过|可惜|排除|淘汰|放弃")
-# A lead that compares against what follows, and an entry that is a baseline or a reference.
-_COMPARES_RE = re.compile(r"对比|比较|基线|参照|\bvs\b", re.IGNORECASE)
-_REFERENCE_RE = re.compile(r"基线|参考|对照|基准|当前|现有|\b(?:baseline|reference)\b", re.IGNORECASE)
 # A 怎么选 entry's pick after its arrow ("通勤为主 → AirPods Pro 2"), up to the first clause break.
-_ARROW_RE = re.compile(r"(?:→|->|=>|⇒|➡\ufe0f?)\s*(?:选|推荐|入|买)?\s*")
-_PICK_END_RE = re.compile(r"[，,。；;！!？?（(]")
+_arrow_re = deferred(lambda: rf"(?:→|->|=>|⇒|➡\ufe0f?)\s*{source('pick_verb')}?\s*")
+_pick_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "exclamation_mark", "question_mark",
+                                        "open_bracket"))
 _PICK_MAX_CHARS = 30
 
 
 def _endorsed(text: str) -> bool:
-    endorsed = [m.start() for m in _ENDORSES_RE.finditer(text)]
-    set_aside = [m.start() for m in SETS_ASIDE_RE.finditer(text)]
+    """What sets an entry aside and what endorses it: the later of the two in the entry decides
+    ("没放进主推只是因为……直接买它也完全没问题" endorses; "降噪很强，但超预算" sets aside)."""
+    endorsed = [m.start() for m in lexicon.pattern("endorses").finditer(text)]
+    set_aside = [m.start() for m in lexicon.pattern("entry_sets_aside").finditer(text)]
     return bool(endorsed) and endorsed[-1] > max(set_aside, default=-1)
 
 
 def _arrow_pick(item: Item) -> str | None:
     first = item.text.split("\n", 1)[0]
-    arrows = list(_ARROW_RE.finditer(first))
+    arrows = list(_arrow_re().finditer(first))
     if not arrows:
         return None
     rest = first[arrows[-1].end():]
-    end = _PICK_END_RE.search(rest)
+    end = _pick_end_re().search(rest)
     pick = (rest[: end.start()] if end else rest).strip(" *_`")
     return pick if 0 < len(pick) <= _PICK_MAX_CHARS else None
 
@@ -178,7 +175,7 @@ def _read_structure(ledger: _Ledger, candidate: ItemList, lead: str) -> None:
     entries = _entries(candidate, known)
     matched = [ledger.match(key(name)) for name, _ in entries]
     rejecting = excluded_lead(lead)
-    beside_picks = not rejecting and not _COMPARES_RE.search(lead) and any(
+    beside_picks = not rejecting and not lexicon.pattern("compares").search(lead) and any(
         found is not None and found in ledger.is_recommended for found in matched)
     for (name, item), found in zip(entries, matched, strict=True):
         if not name:
@@ -189,7 +186,7 @@ def _read_structure(ledger: _Ledger, candidate: ItemList, lead: str) -> None:
             endorsed = _endorsed(item.text)
             ledger.note(key(name), _as_item(name, item), Evidence(
                 where, item.line, "recommended" if endorsed else "rejected", "endorsed" if endorsed else "set aside"))
-        elif beside_picks and not _REFERENCE_RE.search(item.text):
+        elif beside_picks and not lexicon.pattern("reference").search(item.text):
             ledger.note(key(name), _as_item(name, item), Evidence(where, item.line, "recommended", "beside the picks"))
         else:
             ledger.note(key(name), _as_item(name, item), Evidence(where, item.line, "mentioned", "mentioned"))

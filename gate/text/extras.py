@@ -14,8 +14,10 @@ import re
 from collections.abc import Sequence
 from itertools import islice
 
-from gate.text.cues import CLOSING_RE, attribute, notes_label
-from gate.text.entities import SETS_ASIDE_RE as _SETS_ASIDE_RE
+from gate import lexicon
+from gate.lexicon import LINE_BREAK, charset, source
+from gate.text.cues import attribute, closing, notes_label
+from gate.text.deferred import deferred
 from gate.text.entities import key, known_as
 from gate.text.item import Item, ItemList
 from gate.text.markdown import MarkdownDoc
@@ -23,40 +25,49 @@ from gate.text.names import kept_bold, split_name
 from gate.text.prices import find_prices
 from gate.text.terms import fold
 
-# Words that name other picks, in a label or at the start of a passage.
-_OTHER_PICKS = "备选|候补|候选|平替|替代|进阶|升级"
-# Words that open a passage adding to the recommendations. Matched at the start of a passage (after
-# emoji and marks), each alternative a literal or a short bounded class: linear.
-_ADDING_RE = re.compile(
-    r"^[\W_]{0,8}(?:最后|对了|顺带|哦对)?[，,]?\s*(?:另外|此外|其次|还有|再推荐|再补充|补充|加推|额外|顺便|顺路|附近还|彩蛋|bonus|番外|"
-    rf"{_OTHER_PICKS}|其[他它](?:选择|推荐|备选|可选)|更多(?:选择|推荐)|也可以考虑|也可考虑|也值得|"
-    r"如果[^，,。\n]{0,8}?(?:预算|时间)|(?:预算|时间)[^，,。\n]{0,4}?(?:充足|宽裕|多|高|允许|够|充裕)|想要更好|追求更好|"
-    r"土豪|不差钱)",
-    re.IGNORECASE,
-)
-# A label that is itself a recommendation ("备选：森海塞尔 Momentum 4", "🎁 彩蛋推荐：…").
-_LABEL_RE = re.compile(
-    rf"^[\W_]{{0,8}}(?:最后|对了)?(?:{_OTHER_PICKS}|彩蛋|bonus|番外|加推|再?补充一[个家款处本部]|补充推荐|再加一[个家款处]|"
-    r"附近还可以|顺路(?:还可以)?去?)"
+# The words are the lexicon's: ``by_the_way``, ``adds_a_pick`` and ``pick_label`` open a passage that
+# adds, ``suggests`` recommends in it. Each pattern is matched at the start of a passage (after emoji
+# and marks), each alternative a literal or a short bounded class: linear.
+_adding_re = deferred(lambda: rf"^[\W_]{{0,8}}{source('by_the_way')}?{charset('comma')}?\s*{source('adds_a_pick')}",
+                      re.IGNORECASE)
+
+
+def _label_pattern() -> str:
+    before_colon = charset("colon", "comma", "full_stop", "open_bracket", also=r"\n", negated=True)
+    remark = rf"{charset('open_bracket')}{charset('close_bracket', also=LINE_BREAK, negated=True)}{{0,24}}{charset('close_bracket')}"
+    near_colon = charset("colon", "comma", "full_stop", also=r"\n", negated=True)
     # "备选（稍超预算，但体验好很多）：" — a remark in brackets before the colon
-    r"[^：:，,。\n（(]{0,8}(?:[（(][^）)\n]{0,24}[）)])?[^：:，,。\n]{0,4}[：:]\s*(?P<rest>.*)$",
-    re.IGNORECASE,
-)
-# A passage that adds a recommendation says so (推荐, 值得, 可以看看 …); one that only adds a fact does not.
-_RECOMMENDS_RE = re.compile(r"(?<![不别])(?:推荐|考虑|看看|值得|不错|首选|可以选|可以上|可以冲|入手|试试|选择|顺路去|可以去|"
-                            r"(?:也|同样|还)(?:很|挺|非常|都)?适合)")
-_NAME_END_RE = re.compile(r"[，,。；;！!？?（(]")
+    return (rf"^[\W_]{{0,8}}{source('by_the_way')}?{source('pick_label')}{before_colon}{{0,8}}(?:{remark})?"
+            rf"{near_colon}{{0,4}}{charset('colon')}\s*(?P<rest>.*)$")
+
+
+# A label that is itself a recommendation ("备选：森海塞尔 Momentum 4", "🎁 彩蛋推荐：…").
+_label_re = deferred(_label_pattern, re.IGNORECASE)
+_name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "exclamation_mark", "question_mark",
+                                        "open_bracket"))
+
+
+def _subject_pattern() -> str:
+    clause = charset("comma", "full_stop", also=r"\n", negated=True)
+    name = charset("comma", "full_stop", "semicolon", "exclamation_mark", "question_mark", also=r"\n", negated=True)
+    return (rf"^(?:{clause}{{0,14}}{charset('comma')}\s*){{1,2}}?(?P<name>{name}{{2,30}}?)\s*"
+            rf"{source('also_recommended')}")
 
 
 # Unmarked names: "另外，森海塞尔 Momentum 4 也值得考虑", "另外，如果你在北方，雾灵山和白河湾也很适合露营",
 # "还可以看看新疆的喀纳斯，…". Bounded windows.
-_SUBJECT_RE = re.compile(r"^(?:[^，,。\n]{0,14}[，,]\s*){1,2}?(?P<name>[^，,。；;！!？?\n]{2,30}?)\s*(?:也|同样|还)(?:很|挺|非常)?"
-                         r"(?:值得|不错|可以考虑|推荐|是不错|适合)")
+_subject_re = deferred(_subject_pattern)
 # "雾灵山和白河湾": two names, each of two characters or more ("和府捞面" is one).
-_AND_RE = re.compile(r"(?<=\S{2})\s*(?:和|与|及|、|以及)\s*(?=\S{2})")
-_OBJECT_RE = re.compile(r"(?:可以看看|看看|考虑一下|可以考虑|也可以去|可以去|试试|入手|值得一提的是|要提的是|推荐的是)\s*"
-                        r"(?P<name>[^，,。；;！!？?\n]{2,24})")
-_NOT_A_NAME_RE = re.compile(r"^(?:这|那|它|以上|上面|上述|其他|其它|别的|更多|一下|其中)")
+_and_re = deferred(lambda: rf"(?<=\S{{2}})\s*{source('and_word')}\s*(?=\S{{2}})")
+
+
+def _object_pattern() -> str:
+    name = charset("comma", "full_stop", "semicolon", "exclamation_mark", "question_mark", also=r"\n", negated=True)
+    return rf"{source('names_a_pick')}\s*(?P<name>{name}{{2,24}})"
+
+
+_object_re = deferred(_object_pattern)
+_not_a_name_re = deferred(lambda: rf"^{source('not_a_name')}")
 
 
 def _names(raw: str) -> list[str]:
@@ -67,20 +78,19 @@ def _names(raw: str) -> list[str]:
     if names:
         return names
     first = raw.split("\n", 1)[0]
-    label = _LABEL_RE.match(first)
+    label = _label_re().match(first)
     if label is not None:
-        end = _NAME_END_RE.search(label.group("rest"))
+        end = _name_end_re().search(label.group("rest"))
         name = (label.group("rest")[: end.start()] if end else label.group("rest")).strip()
         return [name] if 0 < len(name) <= 40 else []
-    unmarked = _SUBJECT_RE.match(first) or _OBJECT_RE.search(first)
+    unmarked = _subject_re().match(first) or _object_re().search(first)
     name = unmarked.group("name").strip() if unmarked else ""
-    return [part for part in _AND_RE.split(name) if part] if name and not _NOT_A_NAME_RE.match(name) else []
+    return [part for part in _and_re().split(name) if part] if name and not _not_a_name_re().match(name) else []
 
 
 # Where or how to buy, not what: 「也可以考虑官方翻新或二手机」 「可以看看京东自营」. A model named
 # with it ("二手 ThinkPad T480") is an item.
-_CHANNEL_ONLY_RE = re.compile(r"^(?:官方|翻新|官翻|二手|闲鱼|海淘|教育优惠|学生优惠|以旧换新|国补|分期|京东|自营|淘宝|天猫|"
-                              r"拼多多|官网|线下|门店|实体店|渠道|平台|或者|以及|[的或和与及、/\s]|机器?|电脑|笔记本|产品|商品|货|版)+$")
+_channel_only_re = deferred(lambda: rf"^{source('buying_channel')}+$")
 
 
 def _new(name: str, known: list[str], seen: set[str]) -> bool:
@@ -88,7 +98,7 @@ def _new(name: str, known: list[str], seen: set[str]) -> bool:
     ("**也可以考虑**" "**附近还可以顺路去**"), or a place to buy."""
     folded = fold(name)
     return (bool(folded) and folded not in seen and not notes_label(name) and not attribute(name)
-            and _ADDING_RE.match(name) is None and _CHANNEL_ONLY_RE.match(name) is None
+            and _adding_re().match(name) is None and _channel_only_re().match(name) is None
             and not known_as(key(name), known))
 
 
@@ -100,20 +110,27 @@ def _passage_item(name: str, text: str, line: int) -> Item:
                 prices=tuple(find_prices(body)), named=True)
 
 
+def _other_picks_label_pattern() -> str:
+    clause = charset("comma", "full_stop", "semicolon", "exclamation_mark", "question_mark", also=r"\n", negated=True)
+    return rf"^{clause}{{0,16}}{source('other_picks')}{clause}{{0,6}}$"
+
+
 # A short label naming other picks anywhere in it ("### 💰 预算再低一点的平替", "升级之选").
-_OTHER_PICKS_LABEL_RE = re.compile(rf"^[^，,。；;！!？?\n]{{0,16}}(?:{_OTHER_PICKS})[^，,。；;！!？?\n]{{0,6}}$")
+_other_picks_label_re = deferred(_other_picks_label_pattern)
+_LABEL_MARKS = " #*_"
 
 
 def _adds(text: str) -> bool:
     """A passage that opens by adding a recommendation and recommends in it, or a label of other picks."""
     first = text.lstrip()
-    if CLOSING_RE.match(first):
+    if closing(first):
         return False
-    if _OTHER_PICKS_LABEL_RE.match(first.split("\n", 1)[0].strip(" #*_：:")) is not None:
+    label = first.split("\n", 1)[0].strip(_LABEL_MARKS + "".join(lexicon.words("colon")))
+    if _other_picks_label_re().match(label) is not None:
         return True
-    if _ADDING_RE.match(first) is None:
+    if _adding_re().match(first) is None:
         return False
-    return _LABEL_RE.match(first.split("\n", 1)[0]) is not None or _RECOMMENDS_RE.search(first) is not None
+    return _label_re().match(first.split("\n", 1)[0]) is not None or lexicon.pattern("suggests").search(first) is not None
 
 
 def extra_items(doc: MarkdownDoc, main: ItemList, later: Sequence[ItemList], leads: dict[int, str]) -> list[Item]:
@@ -146,42 +163,42 @@ def extra_items(doc: MarkdownDoc, main: ItemList, later: Sequence[ItemList], lea
             for name in _names(raw):
                 if _new(name, known, seen):
                     add(_passage_item(name, block.text, block.line))
-        elif not CLOSING_RE.match(raw.lstrip()):
+        elif not closing(raw.lstrip()):
             for item in _recommended_in_prose(raw, block.text, block.line, mentioned):
                 if _new(item.name, known, seen):
                     add(item)
     return found
 
 
-# A clause that recommends strongly, whatever opens its passage ("**新荣记** 是更合适的选择" "X 也值得一去").
-_STRONG_RE = re.compile(r"(?<![不别没])(?:(?:是|为)(?:更|最|很|非常|一个)?(?:好|合适|棒|稳妥|不错|值得)的?(?:选择|之选)|"
-                        r"首推|强烈推荐|更推荐|我推荐|也推荐|值得(?:一去|一试|入手|考虑|买)|可以看看|也可以考虑)")
-# A passage labelled as the recommendation or its summary: the new names it gives are picks.
-_SUMMARY_LABEL_RE = re.compile(r"^[\W_]{0,8}(?:一句话(?:推荐|总结)|总结|结论|小结|最终推荐|我的推荐)[^：:\n]{0,4}[：:]")
-_CLAUSE_RE = re.compile(r"[^。；;！!？?\n]+")
-
-
+# A clause that recommends strongly (``recommends_strongly``), or a passage labelled as the
+# recommendation or its summary (``summary_label``): the new names it gives are picks.
+_summary_label_re = deferred(lambda: rf"^[\W_]{{0,8}}{source('summary_label')}"
+                                     rf"{charset('colon', also=LINE_BREAK, negated=True)}{{0,4}}{charset('colon')}")
+_clause_re = deferred(lambda: charset("full_stop", "semicolon", "exclamation_mark", "question_mark", also=r"\n",
+                                      negated=True) + "+")
 def _recommended_in_prose(raw: str, text: str, line: int, mentioned: Sequence[Item]) -> list[Item]:
     """What a later paragraph recommends without opening by adding: a bold name in a clause that
     recommends it strongly, or in a passage labelled as the recommendation ("**一句话推荐**：…"), and
     an entry another structure only mentioned, named again in a clause that recommends it ("安卓用户也
     可以看看表里的华为 FreeBuds Pro 4") — unless the clause sets it aside after ("……但超预算")."""
-    labelled = _SUMMARY_LABEL_RE.match(raw.lstrip()) is not None
+    labelled = _summary_label_re().match(raw.lstrip()) is not None
     found: list[Item] = []
-    for clause in _CLAUSE_RE.finditer(raw):
+    for clause in _clause_re().finditer(raw):
         words = clause.group()
         for name in kept_bold(words):
-            if _SUMMARY_LABEL_RE.match(f"{name}："):
+            if _summary_label_re().match(name + lexicon.words("colon")[0]):
                 continue  # the label itself
             rest = words[words.find(name) + len(name):]
-            if (labelled or _STRONG_RE.search(rest)) and not _SETS_ASIDE_RE.search(rest):
+            set_aside = lexicon.pattern("entry_sets_aside").search(rest)
+            if (labelled or lexicon.pattern("recommends_strongly").search(rest)) and not set_aside:
                 found.append(_passage_item(name, text, line))
-        if _RECOMMENDS_RE.search(words) is None:
+        if lexicon.pattern("suggests").search(words) is None:
             continue
         folded = fold(words)
         for item in mentioned:
             name = fold(item.name)
-            if len(name) >= 2 and name in folded and not _SETS_ASIDE_RE.search(folded[folded.find(name) + len(name):]):
+            after = folded[folded.find(name) + len(name):]
+            if len(name) >= 2 and name in folded and not lexicon.pattern("entry_sets_aside").search(after):
                 found.append(item)
     return found
 

@@ -20,10 +20,10 @@ recommendation is the heading or bold line before its attributes, else the prose
 from __future__ import annotations
 
 import heapq
-import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
+from gate.lexicon import charset
 from gate.text.cues import (
     attribute,
     criteria_lead,
@@ -32,6 +32,7 @@ from gate.text.cues import (
     stated_count,
     strip_marker,
 )
+from gate.text.deferred import deferred
 from gate.text.entities import read as read_entities
 from gate.text.entities import recommended
 from gate.text.extras import extra_items
@@ -199,9 +200,12 @@ def _criteria(all_units: list[Unit], line: int) -> bool:
     return bool(lead) and criteria_lead(lead[0].text)
 
 
+_question_re = deferred(lambda: charset("question_mark") + r"\s*$")
+
+
 def _questions(candidate: ItemList) -> bool:
     """Every entry a question to the user ("能吃辣吗？" "大概住在哪个区域？"): a clarification, not items."""
-    return bool(candidate.items) and all(re.search(r"[？?]\s*$", item.text.split("\n", 1)[0]) for item in candidate.items)
+    return bool(candidate.items) and all(_question_re().search(item.text.split("\n", 1)[0]) for item in candidate.items)
 
 
 def _stated(candidates: list[ItemList], all_units: list[Unit]) -> ItemList | None:

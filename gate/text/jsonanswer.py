@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gate import safejson
+from gate import lexicon, safejson
 
 _FENCE_RE = re.compile(r"\A(?P<fence>```|~~~)[ \t]*(?:json|JSON|json5)?[ \t]*\r?\n(?P<body>.*)\r?\n(?P=fence)\Z", re.DOTALL)
 
@@ -93,9 +93,6 @@ def _groups(arrays: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
     return joined
 
 
-# The fields a group carries besides its entries: a label, never a name of its own.
-_GROUP_LABELS = {"type", "category", "group", "label", "scene", "kind", "tier", "segment",
-                 "类型", "类别", "分类", "场景", "组", "档位"}
 
 
 def _labelled_groups(arrays: list[tuple[str, list[Any]]]) -> list[tuple[str, list[Any]]]:
@@ -109,7 +106,8 @@ def _labelled_groups(arrays: list[tuple[str, list[Any]]]) -> list[tuple[str, lis
         for group in array:
             lists = [v for v in group.values() if isinstance(v, list)]
             labels = {str(k).casefold() for k, v in group.items() if not isinstance(v, list)}
-            if len(lists) != 1 or not _of_objects(lists[0]) or not labels <= _GROUP_LABELS:
+            # the fields a group carries besides its entries: a label, never a name of its own
+            if len(lists) != 1 or not _of_objects(lists[0]) or not labels <= set(lexicon.words("group_key")):
                 break
             inner.extend(lists[0])
         else:

@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from functools import cache
 
+from gate import lexicon
+from gate.lexicon import LINE_BREAK, charset, source
 from gate.text.cues import (
     BOLD_LEAD_RE,
-    SECTION_LABEL_RE,
     attribute,
     day,
     notes_label,
     notes_lead,
+    section_label,
     stated_count,
     strip_marker,
 )
+from gate.text.deferred import deferred
 from gate.text.item import Item, ItemList
 from gate.text.markdown import Block, MarkdownDoc
 from gate.text.names import kept_bold, named, split_name
@@ -26,13 +30,11 @@ from gate.text.runs import Unit
 from gate.text.terms import fold
 
 # "第一款是 Bose QC Ultra" once its ordinal is stripped: the copula is no part of the name.
+_ordinal_copula_re = deferred(lambda: rf"^{source('copula')}(?=\s|[A-Za-z0-9])\s*")
 
-
-# "第一款是 Bose QC Ultra" once its ordinal is stripped: the copula is no part of the name.
-_ORDINAL_COPULA_RE = re.compile(r"^(?:是|为)(?=\s|[A-Za-z0-9])\s*")
 
 def make_item(head: str, text: str, line: int, bold: str | None = None) -> Item:
-    head = _ORDINAL_COPULA_RE.sub("", strip_marker(head))
+    head = _ordinal_copula_re().sub("", strip_marker(head))
     name, first_rest = split_name(head, bold)
     body = text.split("\n", 1)[1] if "\n" in text else ""
     description = "\n".join(part for part in (first_rest, body.strip()) if part)
@@ -50,9 +52,9 @@ def lead_units(all_units: list[Unit], line: int) -> list[Unit]:
         lead.append(unit)
     return lead
 
-LAST_BOLD_RE = re.compile(r"\*\*(?P<bold>[^*\n]{2,40})\*\*\s*[：:]?\s*$")
+last_bold_re = deferred(lambda: rf"\*\*(?P<bold>[^*\n]{{2,40}})\*\*\s*{charset('colon')}?\s*$")
 
-_RECOMMEND_LABEL_RE = re.compile(r"^(?:我的)?(?:推荐|首选|结论|答案|最佳选择|建议选择?)\s*[：:]\s*")
+_recommend_label_re = deferred(lambda: rf"^{source('recommendation_label')}\s*{charset('colon')}\s*")
 
 def single_pick(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemList]) -> ItemList | None:
     """One recommendation without a list of items: the heading or bold line before a list of its
@@ -62,8 +64,8 @@ def single_pick(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemLi
     for candidate in candidates:
         lead = lead_units(all_units, candidate.line)
         if lead and not notes_lead(lead[0].text):
-            last = LAST_BOLD_RE.search(lead[0].raw.strip())  # "……我会选 **联想 ThinkPad X1**：" names it last
-            head = last.group("bold") if last else _RECOMMEND_LABEL_RE.sub("", strip_marker(lead[0].text)).strip()
+            last = last_bold_re().search(lead[0].raw.strip())  # "……我会选 **联想 ThinkPad X1**：" names it last
+            head = last.group("bold") if last else _recommend_label_re().sub("", strip_marker(lead[0].text)).strip()
             body = "\n".join(item.text for item in candidate.items)
             bold = head if lead[0].kind == "heading" else None
             return ItemList("single", (make_item(head, f"{head}\n{body}", lead[0].line, bold),), lead[0].line)
@@ -73,8 +75,8 @@ def single_pick(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemLi
     if ordinals is not None:
         return ordinals
     named = _prose_names(doc)
-    if len({fold(name) for _, name in named if NAMELIKE_RE.search(name)}) >= 2:
-        return _prose_items(doc, [(b, n) for b, n in named if NAMELIKE_RE.search(n)])
+    if len({fold(name) for _, name in named if namelike(name)}) >= 2:
+        return _prose_items(doc, [(b, n) for b, n in named if namelike(n)])
     if named:
         block, name = named[0]
         start = block.text.find(name)
@@ -83,46 +85,52 @@ def single_pick(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemLi
     return None
 
 # A paragraph that goes on about the one recommendation ("这家是四合院式的京菜馆……人均 200-250 元").
-_REFERS_BACK_RE = re.compile(r"^\s*(?:这家|该店|这间|这里|它家|它|店里|餐厅|店内|这款|该款|这个)")
+_refers_back_re = deferred(lambda: rf"^\s*{source('refers_back')}")
 
 def _referring(doc: MarkdownDoc, block: Block) -> list[str]:
     """The paragraphs right after ``block`` that speak of what it recommends."""
     found: list[str] = []
     index = next((i for i, b in enumerate(doc.flow) if b is block), len(doc.flow))
     for following in doc.flow[index + 1:]:
-        if following.kind != "paragraph" or not _REFERS_BACK_RE.match(following.text):
+        if following.kind != "paragraph" or not _refers_back_re().match(following.text):
             break
         found.append(following.text)
     return found
 
 # A bold span that reads as a product or place name: Latin letters or digits in it (AirPods Pro 2),
 # or a shop or place ending (…店, …馆, …寺, …梯田). Bold advice ("**一定要**提前订") is not one.
-NAMELIKE_RE = re.compile(r"[A-Za-z0-9]|^《|(?:店|馆|楼|斋|居|坊|轩|阁|酒店|餐厅|饭庄|寺|宫|庙|园|山|湖|岛|海滩|梯田|崖|塔|街|"
-                          r"古镇|博物馆|公园)(?:（[^）]{1,12}）)?$")
+_namelike_re = deferred(lambda: rf"[A-Za-z0-9]|^{charset('title_open')}|{source('place_name_end')}")
+
+
+def namelike(name: str) -> bool:
+    """True when a bold span reads as a product or place name, not as bold advice."""
+    return _namelike_re().search(name) is not None
+
 
 # Paragraphs that introduce products by prose ordinals: "首先是 Bose QC Ultra，…" "其次是…" "最后是…".
-_ORDINAL_OPEN_RE = re.compile(r"^\s*(?P<word>首先|第一|其次|第二|再次|第三|然后|接着|另外|最后)(?:款|个|家)?(?:是|推荐的?是|推荐)\s*")
-
-_ORDINAL_NAME_END_RE = re.compile(r"[，,。；;：:（(]")
+_ordinal_open_re = deferred(lambda: rf"^\s*(?P<word>(?P<first>{source('prose_ordinal_first')})|"
+                                    rf"{source('prose_ordinal_next')}){source('measure_word')}?"
+                                    rf"{source('introduces_pick')}\s*")
+_ordinal_name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "colon", "open_bracket"))
 
 def _ordinal_paragraphs(doc: MarkdownDoc) -> ItemList | None:
     """Two or more paragraphs in a row, the first opened by 首先/第一, each naming a product or place
     after its ordinal: those are the items (no list markup needed)."""
     found: list[Item] = []
     for block in doc.flow:
-        match = _ORDINAL_OPEN_RE.match(block.text) if block.kind == "paragraph" else None
-        if match is None or (not found and match.group("word") not in ("首先", "第一")):
+        match = _ordinal_open_re().match(block.text) if block.kind == "paragraph" else None
+        if match is None or (not found and not match.group("first")):
             if len(found) >= 2:
                 break
             found = []
             continue
         rest = block.text[match.end():]
-        end = _ORDINAL_NAME_END_RE.search(rest)
+        end = _ordinal_name_end_re().search(rest)
         name = (rest[: end.start()] if end else rest.split("\n", 1)[0]).strip()
-        if not name or len(name) > 40 or not NAMELIKE_RE.search(name):
+        if not name or len(name) > 40 or not namelike(name):
             found = []
             continue
-        found.append(Item(name=name, description=rest[len(name):].lstrip("，, "), text=rest, line=block.line,
+        found.append(Item(name=name, description=rest[len(name):].lstrip(_marks("comma") + " "), text=rest, line=block.line,
                           prices=tuple(find_prices(rest))))
     return ItemList("ordinals", tuple(found), found[0].line) if len(found) >= 2 else None
 
@@ -160,41 +168,53 @@ def _prose_items(doc: MarkdownDoc, named: list[tuple[Block, str]]) -> ItemList:
 # being the items. Only a label that names a region, so "**Bose**：降噪强、续航长" stays one item.
 # A region label: ends in a place word ("乌布地区" "北部与离岛"), or holds a direction or an area
 # anywhere in its few characters ("南部海滩" "市区景点").
-_REGION_RE = re.compile(r"(?:地区|区域|片区|一带|附近|周边|市区|城区|老城|新城|南部|北部|东部|西部|中部|沿海|岛|区|县|镇|"
-                        r"沿线)$|^.{0,4}(?:南部|北部|东部|西部|中部|周边|一带|沿海|沿线|市区|城区|老城|近郊|远郊)")
+_region_re = deferred(lambda: rf"{source('region_suffix')}$|^.{{0,4}}{source('region_word')}")
 
 _LABEL_MAX = 12
 
 _ENTRY_MAX = 16
 
-_BRACKETED_RE = re.compile(r"【[^【】]{1,10}】")
+_bracketed_re = deferred(lambda: rf"{charset('label_open')}{charset('label_open', 'label_close', negated=True)}{{1,10}}"
+                                 rf"{charset('label_close')}")
+
+
+@cache
+def _marks(*names: str) -> str:
+    """The characters of single-character classes, as one string."""
+    return "".join(word for name in names for word in lexicon.words(name))
+
 
 def _colon(text: str) -> int:
     """Where the first colon (full- or half-width) is, or -1."""
-    return min((i for i in (text.find("："), text.find(":")) if i >= 0), default=-1)
+    return min((i for i in (text.find(colon) for colon in lexicon.words("colon")) if i >= 0), default=-1)
 
 def _label_and_entries(line: str) -> tuple[str, str] | None:
     """"乌布地区：A、B、C" or "【近郊周末】A、B" as (label, entries); None for any other line."""
     stripped = line.strip()
-    bracket = _BRACKETED_RE.match(stripped)
+    bracket = _bracketed_re().match(stripped)
     cut = _colon(line)
     if bracket is not None and (cut < 0 or cut > bracket.end()):
-        label, entries = bracket.group(0), stripped[bracket.end():].strip().rstrip("。").strip()
+        label, entries = bracket.group(0), stripped[bracket.end():].strip().rstrip(_marks("full_stop")).strip()
     elif cut > 0:
-        label, entries = line[:cut].strip(), line[cut + 1:].strip().rstrip("。").strip()
+        label, entries = line[:cut].strip(), line[cut + 1:].strip().rstrip(_marks("full_stop")).strip()
     else:
         return None
-    if len(label) > _LABEL_MAX or any(mark in label for mark in "，,。；") or any(mark in entries for mark in "。；;：:"):
+    if (len(label) > _LABEL_MAX or any(mark in label for mark in _marks("comma", "full_stop", "semicolon"))
+            or any(mark in entries for mark in _marks("full_stop", "semicolon", "colon"))):
         return None
     return label, entries
+
+_entry_split_re = deferred(lambda: charset("enumeration_comma", also="/"))
+
 
 def _enumerated(label: str, entries: str, line: int, *, alone: bool = False) -> list[Item] | None:
     """The places a region or bracketed label lists ("乌布地区：A、B、C", "【近郊周末】A、B"), or None
     when it is no such line. ``alone``: one entry is enough (beside other such lines)."""
     label = re.sub(r"[*_]", "", strip_marker(label)).strip()
-    parts = [part.strip() for part in re.split(r"[、/]", entries)]
-    labelled = _REGION_RE.search(label) is not None or _BRACKETED_RE.fullmatch(label) is not None
-    if not labelled or len(parts) < (1 if alone else 2) or any(not p or len(p) > _ENTRY_MAX or "，" in p for p in parts):
+    parts = [part.strip() for part in _entry_split_re().split(entries)]
+    labelled = _region_re().search(label) is not None or _bracketed_re().fullmatch(label) is not None
+    if not labelled or len(parts) < (1 if alone else 2) or any(
+            not p or len(p) > _ENTRY_MAX or any(comma in p for comma in _marks("comma")) for p in parts):
         return None
     return [Item(name=part, description="", text=part, line=line, prices=tuple(find_prices(part))) for part in parts]
 
@@ -202,7 +222,8 @@ def spot_items(items: tuple[Item, ...]) -> tuple[Item, ...] | None:
     """A list whose every entry is a region and the places it lists: the places, all of them."""
     found: list[Item] = []
     for item in items:
-        split = _label_and_entries(f"{item.name}：{item.description}") if item.description else None
+        # joined by either colon: the line splits at the first colon, the name's own or this one
+        split = _label_and_entries(f"{item.name}:{item.description}") if item.description else None
         spots = _enumerated(*split, item.line) if split else None
         if spots is None:
             return None
@@ -225,6 +246,9 @@ def enumeration_lines(doc: MarkdownDoc) -> ItemList | None:
 # After a lead that states its count and a colon, the picks named in one sentence, 、 between them.
 _INLINE_PART_MAX = 40
 
+_sentence_end_re = deferred(lambda: charset("full_stop", "exclamation_mark", "question_mark", also=LINE_BREAK))
+
+
 def stated_inline(doc: MarkdownDoc) -> ItemList | None:
     """Picks enumerated inline after a lead stating their count ("我会推荐这 4 款：联想小新 Pro 14（约
     5499 元）、华为 MateBook 14（¥5,999）、…。"): each part is an item."""
@@ -235,14 +259,13 @@ def stated_inline(doc: MarkdownDoc) -> ItemList | None:
         lead = block.text[:cut] if cut > 0 else ""
         if not lead or stated_count(lead) is None or notes_lead(lead):
             continue
-        sentence = re.split(r"[。！？!?\n]", block.text[cut + 1:], maxsplit=1)[0]
-        parts = [part.strip() for part in sentence.split("、")]
+        sentence = _sentence_end_re().split(block.text[cut + 1:], maxsplit=1)[0]
+        parts = [part.strip() for part in lexicon.pattern("enumeration_comma").split(sentence)]
         if len(parts) >= 2 and all(0 < len(part) <= _INLINE_PART_MAX for part in parts):
             return ItemList("enumeration", tuple(make_item(part, part, block.line) for part in parts), block.line)
     return None
 
 # A lead that announces several ("推荐下面几款 **高性价比** 笔记本：") does not name one pick.
-_PLURAL_LEAD_RE = re.compile(r"几|些|以下|下面|如下|\d+\s*[款个家台部本]|[两二三四五六七八九十]+\s*[款个家台部本]")
 
 
 def attributes_only(candidate: ItemList) -> bool:
@@ -251,6 +274,9 @@ def attributes_only(candidate: ItemList) -> bool:
     items = candidate.items
     return (bool(items) and all(item.named and attribute(item.name) for item in items)
             and not all(day(item.name) for item in items))
+
+
+_clause_mark_re = deferred(lambda: charset("comma", "full_stop", "colon"))
 
 
 def clauses_of_a_named_lead(candidate: ItemList, all_units: list[Unit]) -> bool:
@@ -263,9 +289,9 @@ def clauses_of_a_named_lead(candidate: ItemList, all_units: list[Unit]) -> bool:
     bold = BOLD_LEAD_RE.match(head)
     if bold is not None and bold.end() == len(head):
         name = bold.group("bold")
-        return (not notes_label(name) and not SECTION_LABEL_RE.search(name)
-                and re.search(r"[，,。：:]", name) is None)
+        return (not notes_label(name) and not section_label(name)
+                and _clause_mark_re().search(name) is None)
     # "如果只推荐一款，我会选 **联想 ThinkPad X1 Carbon 2024**：" — one pick named at the end of its lead
-    last = LAST_BOLD_RE.search(head)
-    return (last is not None and NAMELIKE_RE.search(last.group("bold")) is not None
-            and _PLURAL_LEAD_RE.search(head[: last.start()]) is None)
+    last = last_bold_re().search(head)
+    return (last is not None and namelike(last.group("bold"))
+            and lexicon.pattern("plural_lead").search(head[: last.start()]) is None)

@@ -1,9 +1,15 @@
-"""Chinese numerals as they appear in ordinal markers (一 … 九十九)."""
+"""Chinese numerals as they appear in ordinal markers (一 … 九十九): the digits and 十 of the lexicon."""
 
 from __future__ import annotations
 
-_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-           "八": 8, "九": 9}
+from functools import cache
+
+from gate import lexicon
+
+
+@cache
+def _ten() -> str:
+    return next(iter(lexicon.numbered("cn_ten")))
 
 
 def to_int(token: str) -> int | None:
@@ -11,11 +17,12 @@ def to_int(token: str) -> int | None:
     token = token.strip()
     if token.isdigit():
         return int(token)
-    if not token or any(ch not in _DIGITS and ch != "十" for ch in token):
+    digits, ten = lexicon.numbered("cn_digit"), _ten()
+    if not token or any(ch not in digits and ch != ten for ch in token):
         return None
-    if "十" not in token:
-        return _DIGITS[token] if len(token) == 1 else None
-    tens, _, ones = token.partition("十")
+    if ten not in token:
+        return digits[token] if len(token) == 1 else None
+    tens, _, ones = token.partition(ten)
     if len(tens) > 1 or len(ones) > 1:
         return None
-    return (_DIGITS[tens] if tens else 1) * 10 + (_DIGITS[ones] if ones else 0)
+    return (digits[tens] if tens else 1) * 10 + (digits[ones] if ones else 0)

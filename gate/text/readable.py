@@ -12,17 +12,23 @@ from __future__ import annotations
 
 import re
 
+from gate.text.cues import BULLET_RE, marker
 from gate.text.html import as_markdown
 
 _FENCE_RE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[A-Za-z]*)[ \t]*\n(?P<body>.*?)\n(?P=fence)[ \t]*$",
                        re.MULTILINE | re.DOTALL)
 _PROSE_INFOS = frozenset({"", "text", "txt", "plain", "plaintext", "markdown", "md"})
-_STRUCTURED_LINE_RE = re.compile(r"^[ \t]*(?:[-*+•][ \t]+\S|\d{1,2}[.)、．][ \t]*\S|\|.*\|[ \t]*$)", re.MULTILINE)
+_MARKDOWN_LINE_RE = re.compile(r"^[ \t]*(?:[-*+][ \t]+\S|\|.*\|[ \t]*$)")
+
+
+def _structured(line: str) -> bool:
+    """A line led by a list marker, a number or a bullet glyph (as the list readers know them), or a table row."""
+    return _MARKDOWN_LINE_RE.match(line) is not None or marker(line) is not None or BULLET_RE.match(line) is not None
 
 
 def _unwrap(match: re.Match[str]) -> str:
     body = match.group("body")
-    if match.group("info").lower() not in _PROSE_INFOS or len(_STRUCTURED_LINE_RE.findall(body)) < 2:
+    if match.group("info").lower() not in _PROSE_INFOS or sum(_structured(line) for line in body.splitlines()) < 2:
         return match.group(0)
     return "\n" + body + "\n"
 

@@ -15,17 +15,20 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
 
+from gate import lexicon
+from gate.lexicon import charset
 from gate.text.cues import (
     BOLD_LEAD_RE,
     BULLET_RE,
-    CLOSING_RE,
     LABEL_MAX_CHARS,
-    MARKER_RE,
-    SECTION_LABEL_RE,
+    closing,
     marker,
+    marker_re,
     notes_label,
+    section_label,
     strip_marker,
 )
+from gate.text.deferred import deferred
 from gate.text.markdown import MarkdownDoc, unquote
 from gate.text.names import named
 
@@ -114,7 +117,7 @@ def units(doc: MarkdownDoc) -> list[Unit]:
 
 def unit_bold(unit: Unit) -> str | None:
     raw = re.sub(r"^\s*#{1,6}\s+", "", unit.raw)
-    found = MARKER_RE.match(raw)
+    found = marker_re().match(raw)
     match = BOLD_LEAD_RE.match(raw[found.end() :] if found else raw)
     return (strip_marker(match.group("bold")).strip() or None) if match else None
 
@@ -131,7 +134,7 @@ def _closing(unit: Unit, before: Unit | None) -> bool:
     if unit.kind != "line":
         return False
     starts_paragraph = before is None or before.block != unit.block
-    return CLOSING_RE.match(unit.text) is not None or (starts_paragraph and notes_label(unit.text))
+    return closing(unit.text) or (starts_paragraph and notes_label(unit.text))
 
 
 def _attach_bodies(run: Run, all_units: list[Unit], stop: int) -> None:
@@ -221,7 +224,7 @@ def _plain_line(unit: Unit) -> bool:
 
 
 _GLYPHS = "•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·"
-_SENTENCE_MARK_RE = re.compile(r"[，。！？；,!?;]")
+_sentence_mark_re = deferred(lambda: charset("comma", "full_stop", "exclamation_mark", "question_mark", "semicolon"))
 
 
 def _bullet_line(unit: Unit) -> bool:
@@ -233,7 +236,7 @@ def _bullet_line(unit: Unit) -> bool:
     rest = unit.text[lead.end():]
     bold = BOLD_LEAD_RE.match(rest)
     return (unit.text.lstrip()[0] in _GLYPHS or named(rest, bold.group("bold") if bold else None) is not None
-            or _SENTENCE_MARK_RE.search(rest) is None)
+            or _sentence_mark_re().search(rest) is None)
 
 
 def _heading_runs(all_units: list[Unit]) -> list[Run]:
@@ -246,8 +249,8 @@ def _heading_runs(all_units: list[Unit]) -> list[Run]:
 
 
 def is_label(entry: Entry) -> bool:
-    head = (entry.bold or entry.head).strip(" ：:")
-    return len(head) <= LABEL_MAX_CHARS and SECTION_LABEL_RE.search(head) is not None
+    head = (entry.bold or entry.head).strip(" " + "".join(lexicon.words("colon")))
+    return len(head) <= LABEL_MAX_CHARS and section_label(head)
 
 
 def _classify(run: Run) -> Run:

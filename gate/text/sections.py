@@ -8,9 +8,9 @@ from bisect import bisect_left, bisect_right
 from typing import Literal
 
 from gate.text.cues import (
-    ASIDE_RE,
-    DAY_RE,
+    aside_label,
     attribute,
+    day,
     excluded_lead,
     notes_label,
     strip_marker,
@@ -27,7 +27,7 @@ def _aside(entry: Entry) -> bool:
     """A section of notes, advice, an overview or options set aside ("### 不推荐的几款（避坑）"), whose
     list holds no items."""
     head = entry.bold or entry.head
-    return notes_label(head) or excluded_lead(head) or (is_label(entry) and ASIDE_RE.search(head) is not None)
+    return notes_label(head) or excluded_lead(head) or (is_label(entry) and aside_label(head))
 
 
 def _owned(run: Run, lists: list[ListBlock]) -> dict[int, list[ListBlock]]:
@@ -63,7 +63,7 @@ def sub_run(run: Run) -> Run | None:
     entries ("## 乌布地区 / ### 德格拉朗梯田 …"): the headings are regions, the sub-headings the
     items. None when fewer than two sections have sub-headings, or their names recur or are
     attributes ("### 优点" "### 地址")."""
-    if run.outline or any(e.level == 0 for e in run.entries) or all(DAY_RE.match(e.head) for e in run.entries):
+    if run.outline or any(e.level == 0 for e in run.entries) or all(day(e.head) for e in run.entries):
         return None
     deeper = [u.level for e in run.entries for u in e.body if u.kind == "heading" and u.level > e.level]
     if not deeper:
@@ -108,7 +108,7 @@ def role(run: Run, lists: list[ListBlock], runs: list[Run]) -> Role:
     } if len(owned) >= 2 and all(any(b.ordered for b in bs) for bs in owned.values()) else {}
     # An itinerary's days ("### 第一天") stay its items, whatever their sections list.
     grouping = ((_distinct_groups(names) or _distinct_groups(restarted))
-                and not all(DAY_RE.match(e.head) for e in run.entries))
+                and not all(day(e.head) for e in run.entries))
     if run.outline:
         return "categories" if grouping else "outline"
     if sub_run(run) is not None or grouping:

@@ -4,40 +4,69 @@ from __future__ import annotations
 
 import re
 
+from gate import lexicon
+from gate.lexicon import charset, source
 from gate.text.deferred import deferred
 
-# A run of terminators (with closing quotes/brackets) ends a sentence. '.' ends one only when
-# followed by space and a capital/CJK/end — so 3.5, v1.2.3 and 5.5k stay inside — and not after
-# an initial or a one-letter abbreviation part (J. K., U.S., e.g.) or a title (Dr.). After a
-# model name it does end one: "全新 A18. 相机…", "USB-C. It …".
-_CLOSERS = "”’」』）)\"'】》"
-_terminator_re = deferred(
-    rf"(?:[。！？!?]+|……|\.\.\.|…)[{_CLOSERS}]*"
-    r"|(?<![\s.(（][A-Za-z])(?<!^[A-Za-z])(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|No))(?<!\b(?:Mrs|Fig))"
-    rf"\.(?=[{_CLOSERS}]*(?:\s+[A-Z\u4e00-\u9fff]|\s*$))[{_CLOSERS}]*"
-)
-# Text written all in lower case ("this is one. this is two.") has no capital to mark a new
-# sentence: there a '.' before a space and any letter ends one (abbreviations aside).
-_lower_terminator_re = deferred(
-    rf"(?:[。！？!?]+|……|\.\.\.|…)[{_CLOSERS}]*"
-    r"|(?<![\s.(（][A-Za-z])(?<!^[A-Za-z])(?<!\b(?:vs|no|st|dr|mr|ms|jr|sr|ca))(?<!\b(?:etc|fig))(?<!\bapprox)"
-    rf"\.(?=[{_CLOSERS}]*(?:\s+[A-Za-z\u4e00-\u9fff]|\s*$))[{_CLOSERS}]*"
-)
+
+def _terminator(lower: bool) -> str:
+    # A run of terminators (with closing quotes/brackets) ends a sentence. '.' ends one only when
+    # followed by space and a capital/CJK/end — so 3.5, v1.2.3 and 5.5k stay inside — and not after
+    # an initial or a one-letter abbreviation part (J. K., U.S., e.g.) or a title (Dr.). After a
+    # model name it does end one: "全新 A18. 相机…", "USB-C. It …". Text written all in lower case
+    # ("this is one. this is two.") has no capital to mark a new sentence: there a '.' before a
+    # space and any letter ends one (abbreviations aside).
+    closers = charset("closing_mark") + "*"
+    marks = charset("full_stop", "exclamation_mark", "question_mark")
+    run = rf"(?:{marks}+|……|\.\.\.|…){closers}"
+    if lower:
+        after = rf"(?:[A-Za-z]|{source('han')})"
+        titles = r"(?<!\b(?:vs|no|st|dr|mr|ms|jr|sr|ca))(?<!\b(?:etc|fig))(?<!\bapprox)"
+    else:
+        after = rf"(?:[A-Z]|{source('han')})"
+        titles = r"(?<!\b(?:Mr|Ms|Dr|St|Jr|Sr|vs|No))(?<!\b(?:Mrs|Fig))"
+    initial = charset("open_bracket", also=r"\s.")  # an initial or a one-letter part: J. K., U.S., (e.g.
+    return (rf"{run}|(?<!{initial}[A-Za-z])(?<!^[A-Za-z]){titles}"
+            rf"\.(?={closers}(?:\s+{after}|\s*$)){closers}")
+
+
+_terminator_re = deferred(lambda: _terminator(lower=False))
+_lower_terminator_re = deferred(lambda: _terminator(lower=True))
 _CAPITAL_RE = re.compile(r"[A-Z]")
 _HAS_CONTENT_RE = re.compile(r"[^\W_]")
-# An end mark after the last sentence ("（完）", "【完】", "-- The End --") closes the text: no sentence of its own.
-_END_MARK_RE = re.compile(r"[\s（(【\[—–~-]{0,4}(?:全文完|完|the end|end)[\s）)】\]—–~。.!！-]{0,4}", re.IGNORECASE)
-# A quotation inside a sentence ("用一句“A18 加持，拍照快人一步！”来概括") is part of it: its own
-# terminators end nothing. Only embedded quotes count — one that opens the text is not embedded.
-_quote_re = deferred(r"(?<=\S)(?:“[^“”\n]{1,80}”|「[^「」\n]{1,80}」|『[^『』\n]{1,80}』)")
 
 
-# A line that starts a list item ("- ", "1. ", "1、", "一、") ends what came before it, even
-# without a terminator: bullet points are separate statements, not one sentence.
-_LIST_MARKER = r"[ \t]*(?:[-*+•][ \t]|\d{1,2}[.、)）](?!\d)|[一二三四五六七八九十]{1,3}、)"
-_list_line_re = deferred(rf"\n(?={_LIST_MARKER})")
+def _end_mark() -> str:
+    # An end mark after the last sentence ("（完）", "【完】", "-- The End --") closes the text: no sentence of its own.
+    before = charset("open_bracket", "label_open", also=r"\s\[—–~-")
+    after = charset("close_bracket", "label_close", "full_stop", "exclamation_mark", also=r"\s\]—–~.-")
+    return rf"{before}{{0,4}}{source('end_mark')}{after}{{0,4}}"
+
+
+_end_mark_re = deferred(_end_mark)
+
+
+def _quote() -> str:
+    # A quotation inside a sentence ("用一句“A18 加持，拍照快人一步！”来概括") is part of it: its own
+    # terminators end nothing. Only embedded quotes count — one that opens the text is not embedded.
+    pairs = [(pair[0], pair[1]) for pair in lexicon.words("quote_pair")]
+    return "(?<=\\S)(?:" + "|".join(rf"{o}[^{o}{c}\n]{{1,80}}{c}" for o, c in pairs) + ")"
+
+
+_quote_re = deferred(_quote)
+
+
+def _list_marker() -> str:
+    # A line that starts a list item ("- ", "1. ", "1、", "一、") ends what came before it, even
+    # without a terminator: bullet points are separate statements, not one sentence.
+    numbered = charset("enumeration_comma", "close_bracket", also=".")
+    return (rf"(?:[-*+•][ \t]|\d{{1,2}}{numbered}(?!\d)"
+            rf"|{source('cn_ordinal_numeral')}{{1,3}}{charset('enumeration_comma')})")
+
+
+_list_line_re = deferred(lambda: rf"\n(?=[ \t]*{_list_marker()})")
 # One whitespace run before the marker: "\s*[ \t]*" would split a long run every possible way.
-_leading_marker_re = deferred(r"\s*(?:[-*+•][ \t]|\d{1,2}[.、)）](?!\d)|[一二三四五六七八九十]{1,3}、)")
+_leading_marker_re = deferred(lambda: rf"\s*{_list_marker()}")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -56,12 +85,12 @@ def split_sentences(text: str) -> list[str]:
                 continue  # inside a quotation
             piece = segment[start : match.end()].strip()
             start = match.end()
-            if _HAS_CONTENT_RE.search(piece) and not (sentences and _END_MARK_RE.fullmatch(piece)):
+            if _HAS_CONTENT_RE.search(piece) and not (sentences and _end_mark_re().fullmatch(piece)):
                 sentences.append([piece])
             elif sentences:  # a stray terminator run belongs to the sentence before it
                 sentences[-1].append(piece)
         tail = segment[start:].strip()
-        if sentences and _END_MARK_RE.fullmatch(tail):
+        if sentences and _end_mark_re().fullmatch(tail):
             sentences[-1].append(tail)
         elif _HAS_CONTENT_RE.search(tail):
             sentences.append([tail])

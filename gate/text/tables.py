@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from typing import Any
 
+from gate import lexicon
+from gate.lexicon import source
 from gate.text.cues import attribute, strip_marker
+from gate.text.deferred import deferred
 from gate.text.item import Item, ItemList
 from gate.text.jsonanswer import main_array, parse_answer
 from gate.text.markdown import Block, MarkdownDoc
@@ -14,50 +18,54 @@ from gate.text.names import split_name
 from gate.text.prices import Price, find_prices
 from gate.text.terms import fold
 
-_NAME_KEYS = ("name", "title", "city", "city_name", "product", "model", "restaurant", "brand",
-              "place", "spot", "location", "dish", "book", "名称", "名字", "城市")
-_DESCRIPTION_HEADERS = re.compile(
-    r"介绍|简介|描述|特点|亮点|理由|推荐|说明|点评|特色|卖点|description|intro|reason|highlight|why|note",
-    re.IGNORECASE,
-)
-# 价 but not 性价比 (value for money), 评价 (reviews) or 价值 (worth).
+
+@cache
+def _name_keys() -> tuple[str, ...]:
+    """The JSON keys that name an item, English before Chinese."""
+    named = lexicon.word_class("name_key")
+    return (*named.en, *named.zh)
+
+
 # A price header or key — unless it names another currency (price_usd, 价格（美元）): those are not yuan.
-_PRICE_HEADERS = re.compile(
-    r"^(?!.*(?:usd|dollar|eur|jpy|hkd|gbp|美元|美金|欧元|日元|港币|英镑)).*(?:(?<![性评])价(?![比值])|预算|人均|price|cost)",
-    re.IGNORECASE,
-)
-_RANK_CELL = re.compile(r"^\s*(?:#?\s*\d{1,2}|第\s*\S{1,3}\s*[名位]?|no\.?\s*\d{1,2}|top\s*\d{1,2}|[一二三四五六七八九十]{1,3})\s*$",
-                        re.IGNORECASE)
+_price_headers = deferred(lambda: rf"^(?!.*(?:{source('foreign_currency_code')}|{source('foreign_currency')}))"
+                                  rf".*{source('price_header')}", re.IGNORECASE)
+_rank_cell = deferred(lambda: rf"^\s*(?:#?\s*\d{{1,2}}|{source('ordinal_prefix')}\s*\S{{1,3}}\s*{source('rank_measure')}?"
+                              rf"|{source('rank_word')}\.?\s*\d{{1,2}}|{source('cn_ordinal_numeral')}{{1,3}})\s*$",
+                      re.IGNORECASE)
+# Headers of a column that names the items (``name_header``), of one that describes them
+# (``description_header``), of another attribute (``attribute_header``: a table with them after its
+# first column has its items in rows), and a first header cell that makes the columns the items
+# (``transposed_header``).
+_transposed_header = deferred(lambda: rf"^{source('transposed_header')}$")
 
 
-# Headers of a column that names the items ("| 对象 | 礼物 | 价格 |": the gift, not the recipient).
-_NAME_HEADERS = re.compile(
-    r"礼物|礼品|名称|名字|型号|机型|产品|商品|品牌|餐厅|店名|饭店|酒店|民宿|景点|景区|地点|目的地|城市|营地|"
-    r"书名|书籍|图书|电影|片名|菜品|菜名|^(?:name|product|model|restaurant|hotel|spot|place|city|book|title)$",
-    re.IGNORECASE,
-)
-# Headers that name an attribute; a table with them after its first column has its items in rows.
-_OTHER_ATTRIBUTE_HEADERS = re.compile(r"费用|金额|花费|备注|类型|类别|评分|地址|数量|时间|时长|日期|天数|对象", re.IGNORECASE)
-# A first header cell that makes the columns the items: "| 参数 | Bose QC Ultra | AirPods Pro 2 |".
-_TRANSPOSED_HEADER = re.compile(r"^(?:参数|配置|对比项?|项目|规格|指标|维度|属性|特性|parameters?|specs?)$",
-                                re.IGNORECASE)
+def _price_header(cell: str) -> bool:
+    return _price_headers().search(cell) is not None
+
+
+def _name_header(cell: str) -> bool:
+    return lexicon.pattern("name_header").search(cell) is not None
+
+
+def _description_header(cell: str) -> bool:
+    return lexicon.pattern("description_header").search(cell) is not None
 
 
 def _name_column(header: list[str], rows: list[list[str]]) -> int:
     """The column naming each row: one headed 礼物 / 名称 / 餐厅 …, else the first, unless it only
     ranks them (排名 1, 2, 3)."""
-    by_header = [i for i, h in enumerate(header) if _NAME_HEADERS.search(h) and not _PRICE_HEADERS.search(h)]
+    by_header = [i for i, h in enumerate(header) if _name_header(h) and not _price_header(h)]
     if by_header:
         return by_header[0]
     ranks = [row[0] for row in rows if row]
-    if len(header) > 1 and ranks and all(_RANK_CELL.match(cell) for cell in ranks):
+    if len(header) > 1 and ranks and all(_rank_cell().match(cell) for cell in ranks):
         return 1
     return 0
 
 
 def _attribute_header(cell: str) -> bool:
-    return any(pattern.search(cell) for pattern in (_NAME_HEADERS, _PRICE_HEADERS, _DESCRIPTION_HEADERS,
-                                                     _OTHER_ATTRIBUTE_HEADERS)) or attribute(cell)
+    return (_name_header(cell) or _price_header(cell) or _description_header(cell)
+            or lexicon.pattern("attribute_header").search(cell) is not None or attribute(cell))
 
 
 def _transposed(header: list[str], names: set[str]) -> bool:
@@ -66,15 +74,14 @@ def _transposed(header: list[str], names: set[str]) -> bool:
     columns = [fold(h.strip()) for h in header[1:] if h.strip()]
     if len(columns) < 2 or any(_attribute_header(h) for h in header[1:]):
         return False  # "| 项目 | 费用 | 备注 |" has its items in rows
-    if _TRANSPOSED_HEADER.match(header[0].strip()):
+    if _transposed_header().match(header[0].strip()):
         return True
     known = [c for c in columns if any(len(name) > 1 and (c in name or name in c) for name in names)]
     return 2 * len(known) >= len(columns)
 
 
 # A row that sums the others up ("| **合计** | 8 款 | 599–1399 |", "| 均价 | 约 2279 元 |") is no item.
-_SUMMARY_ROW_RE = re.compile(r"^\s*(?:合计|总计|小计|共计|总价|均价|平均价?|汇总|total|sum|average|avg)\s*[:：]?\s*$",
-                             re.IGNORECASE)
+_summary_row_re = deferred(lambda: rf"^\s*{source('summary_row')}\s*{lexicon.charset('colon')}?\s*$")
 
 
 def from_table(table: Block, names: set[str]) -> ItemList:
@@ -82,18 +89,18 @@ def from_table(table: Block, names: set[str]) -> ItemList:
     if _transposed(header, names):
         return ItemList("table", tuple(_from_columns(table)), table.line, by_columns=True)
     naming = _name_column(header, rows)
-    described = [i for i, h in enumerate(header) if i > naming and _DESCRIPTION_HEADERS.search(h)]
-    priced = [i for i, h in enumerate(header) if i != naming and _PRICE_HEADERS.search(h)]
+    described = [i for i, h in enumerate(header) if i > naming and _description_header(h)]
+    priced = [i for i, h in enumerate(header) if i != naming and _price_header(h)]
     items = []
     for offset, row in enumerate(rows):
         name = strip_marker(row[naming]) if naming < len(row) else ""
-        if _SUMMARY_ROW_RE.match(name):
+        if _summary_row_re().match(name):
             continue
         if described:
             description = " ".join(row[i] for i in described if i < len(row))
         else:
             description = " ".join(  # every other cell but a rank ("1" "第一")
-                cell for i, cell in enumerate(row) if i != naming and i not in priced and not _RANK_CELL.match(cell)
+                cell for i, cell in enumerate(row) if i != naming and i not in priced and not _rank_cell().match(cell)
             )
         prices: list[Price] = []
         for i in priced:
@@ -116,10 +123,10 @@ def _from_columns(table: Block) -> list[Item]:
         description = "；".join(f"{label}：{value}" for label, value in cells)
         prices: list[Price] = []
         for label, value in cells:
-            prices.extend(find_prices(value, bare_number_is_price=_PRICE_HEADERS.search(label) is not None))
+            prices.extend(find_prices(value, bare_number_is_price=_price_header(label)))
         items.append(Item(name=strip_marker(header[column]), description=description,
                           text=f"{header[column]} | {description}", line=table.line, prices=tuple(prices),
-                          priced_by_column=any(_PRICE_HEADERS.search(label) for label, _ in cells)))
+                          priced_by_column=any(_price_header(label) for label, _ in cells)))
     return items
 
 
@@ -128,20 +135,20 @@ def json_items(array: list[Any]) -> list[Item]:
     for element in array:
         if isinstance(element, dict):
             keys = {str(k).lower(): k for k in element}
-            name_key = next((keys[k] for k in _NAME_KEYS if k in keys), None)
+            name_key = next((keys[k] for k in _name_keys() if k in keys), None)
             name = str(element[name_key]) if name_key is not None else ""
             rest = {k: v for k, v in element.items() if k != name_key}
             description = " ".join(
-                str(v) for k, v in rest.items() if isinstance(v, str) and not _PRICE_HEADERS.search(str(k))
+                str(v) for k, v in rest.items() if isinstance(v, str) and not _price_header(str(k))
             )
             prices: list[Price] = []
             for k, v in rest.items():
-                if _PRICE_HEADERS.search(str(k)) and isinstance(v, (int, float, str)):
+                if _price_header(str(k)) and isinstance(v, (int, float, str)):
                     prices.extend(find_prices(str(v), bare_number_is_price=True))
             prices.extend(find_prices(description))
             text = json.dumps(element, ensure_ascii=False)
             items.append(Item(name, description, text, prices=tuple(prices),
-                              priced_by_column=any(_PRICE_HEADERS.search(str(k)) for k in rest)))
+                              priced_by_column=any(_price_header(str(k)) for k in rest)))
         else:
             text = element if isinstance(element, str) else json.dumps(element, ensure_ascii=False)
             name, description = split_name(text)

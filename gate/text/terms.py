@@ -1,4 +1,4 @@
-"""Term matching: case-insensitive, full-/half-width folded, with the alias library."""
+"""Term matching: case-insensitive, full-/half-width folded, with the alias groups of :mod:`gate.lexicon`."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gate.text.aliases import ALIAS_GROUPS
+from gate import lexicon
 from gate.text.deferred import deferred
 
 _zero_width_re = deferred("[\u200b-\u200d\u2060\ufeff\u00ad]")
 
 
-def _nfkc(text: str) -> str:
+def nfkc(text: str) -> str:
+    """NFKC, the full-width comma kept a clause break ("、") rather than a thousands separator."""
     # NFKC would turn the full-width comma into ","; a Chinese clause break is not a thousands
     # separator ("人均约 800，非常…" is 800, not 800,…), so it becomes "、" (same length) instead.
     return unicodedata.normalize("NFKC", text.replace("，", "、"))
@@ -21,7 +22,7 @@ def _nfkc(text: str) -> str:
 
 def fold(text: str) -> str:
     """NFKC (full-width → half-width, "，" → "、"), casefold, zero-width characters removed."""
-    return _zero_width_re().sub("", _nfkc(text)).casefold()
+    return _zero_width_re().sub("", nfkc(text)).casefold()
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Hit:
 def _pattern(term: str) -> re.Pattern[str]:
     if term.startswith("re:"):
         # Casefolding the pattern itself would turn \S into \s; match the folded text ignoring case.
-        return re.compile(_nfkc(term[3:]), re.IGNORECASE)
+        return re.compile(nfkc(term[3:]), re.IGNORECASE)
     folded = re.escape(fold(term)).replace(r"\ ", r"[\s\-_]*")
     # Latin terms match whole words only, so ROG is not found in "progress".
     left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", fold(term)) else ""
@@ -48,7 +49,7 @@ def _pattern(term: str) -> re.Pattern[str]:
 def expand(terms: list[str] | tuple[str, ...], groups: list[str] | tuple[str, ...]) -> list[str]:
     """The plain terms plus every alias of the named groups, without repeats, in order."""
     seen: dict[str, None] = {}
-    for term in [*terms, *(alias for group in groups for alias in ALIAS_GROUPS[group])]:
+    for term in [*terms, *(alias for group in groups for alias in lexicon.aliases()[group])]:
         seen.setdefault(term, None)
     return list(seen)
 

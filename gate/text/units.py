@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from gate.lexicon import source
 from gate.text.deferred import deferred
 
 Unit = Literal["zi", "chars", "mixed", "words"]
 
-# CJK Unified Ideographs, Extension A, Compatibility Ideographs and the supplementary planes.
-IDEOGRAPH = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-_ideograph_re = deferred(f"[{IDEOGRAPH}]")
-_LATIN_RUN_RE = re.compile(r"[A-Za-z0-9\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
+# An ideograph (the lexicon's ``han``): CJK Unified Ideographs, Extension A, Compatibility
+# Ideographs and the supplementary planes.
+_ideograph_re = deferred(lambda: source("han"))
+_latin_run_re = deferred(lambda: rf"(?:[A-Za-z0-9]|{source('full_width_alnum')})+")
 _WORD_RE = re.compile(r"\S*[^\W_]\S*")
 
 UNIT_NAMES: dict[str, str] = {"zi": "字", "chars": "characters", "mixed": "units", "words": "words"}
@@ -34,5 +35,5 @@ def count(text: str, unit: Unit) -> int:
     if unit == "chars":
         return len(text.strip())
     if unit == "mixed":
-        return count_zi(text) + len(_LATIN_RUN_RE.findall(text))
+        return count_zi(text) + len(_latin_run_re().findall(text))
     return len(_WORD_RE.findall(text))

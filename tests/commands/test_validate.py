@@ -79,7 +79,7 @@ def test_outside_a_project_nothing_is_kept(project: Path) -> None:
     assert not (project / ".gate-cache").exists()
 
 
-def test_the_build_changes_with_the_gates_own_modules(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_build_changes_with_the_gates_own_modules_and_lexicon(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import gate
 
     build = buildinfo.build.__wrapped__  # uncached: each call reads the modules again
@@ -93,6 +93,10 @@ def test_the_build_changes_with_the_gates_own_modules(monkeypatch: pytest.Monkey
     assert copy != before  # other modules
     (package / "__init__.py").write_text("# edited\n", encoding="utf-8")
     assert build() != copy
+    edited = build()
+    (package / "lexicon").mkdir()
+    (package / "lexicon" / "recommends.yaml").write_text("recommends: {}\n", encoding="utf-8")
+    assert build() != edited  # a phrase added to the lexicon reads answers differently
 
 
 def test_the_build_changes_when_a_parsing_library_is_reinstalled(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 MB = 1_000_000
 GROWTH = 11.0  # four times the input: about 4 when linear, 16 when quadratic; between is a shared machine's noise
+LEXICON_GROWTH = 6.0  # one compiled class alone, timed without a reader around it: a tighter bound
 NOISE_S = 0.01  # below this the larger input is too quick to time
 
 
@@ -87,7 +88,43 @@ def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
     return {shape: _timed_by_size(partial(judging, unit), sizes) for shape, unit in shapes.items()}
 
 
-def _timed_by_size(call_of: Callable[[int], Callable[[], Any]], sizes: list[int], rounds: int = 3) -> dict[int, float]:
+# Text of no class: CJK characters spread over the unified block, the same every run.
+_CJK_NOISE = "".join(chr(0x4E00 + (index * 7919) % 20_000) for index in range(997))
+
+
+def lexicon_inputs(name: str) -> dict[str, str]:
+    """Hostile text for one class of the lexicon: its own examples and phrases over and over, its
+    phrases each cut short by a character (a near miss at every position), and CJK noise."""
+    from gate import lexicon
+
+    word_class = lexicon.word_class(name)
+    phrases = [entry for entry in word_class.entries() if not entry.startswith("re:")] or word_class.examples
+    own = " ".join([*word_class.examples, *phrases]) + " "
+    near = "".join(phrase[:-1] or "?" for phrase in [*phrases, *word_class.examples]) + " "
+    return {"own": own, "near": near, "noise": _CJK_NOISE}
+
+
+def _lexicon(sizes: list[int]) -> dict[str, dict[int, float]]:
+    """Every class's compiled pattern scanning hostile text of each kind to its end."""
+    from gate import lexicon
+    from gate.lexicon.load import classes
+
+    found = {}
+    for name in classes().by_name:
+        pattern = lexicon.pattern(name)
+        for kind, unit in lexicon_inputs(name).items():
+            found[f"{name}:{kind}"] = _timed_by_size(
+                lambda size, unit=unit, pattern=pattern: partial(_scan, pattern, fill(unit, size)), sizes,
+                growth=LEXICON_GROWTH)
+    return found
+
+
+def _scan(pattern: Any, text: str) -> int:
+    return sum(1 for _ in pattern.finditer(text))
+
+
+def _timed_by_size(call_of: Callable[[int], Callable[[], Any]], sizes: list[int], rounds: int = 3,
+                   growth: float = GROWTH) -> dict[int, float]:
     """Best CPU time of the call at each size, sizes interleaved so that a noisy moment on a shared
     machine slows one round of every size rather than every round of one. One round decides an input
     that grows linearly; only one that looks worse is timed again, up to ``rounds`` in all, so a slow
@@ -111,18 +148,19 @@ def _timed_by_size(call_of: Callable[[int], Callable[[], Any]], sizes: list[int]
                 elapsed = time.process_time() - started
                 gc.enable()
             best[size] = min(best[size], elapsed)
-        if not too_slow(best[min(sizes)], best[max(sizes)]):
+        if not too_slow(best[min(sizes)], best[max(sizes)], growth):
             break
     return best
 
 
-def too_slow(small: float, large: float) -> bool:
-    """Whether four times the input cost more than ``GROWTH`` times as much, and enough to time."""
-    return large > NOISE_S and large / max(small, 1e-6) > GROWTH
+def too_slow(small: float, large: float, growth: float = GROWTH) -> bool:
+    """Whether four times the input cost more than ``growth`` times as much, and enough to time."""
+    return large > NOISE_S and large / max(small, 1e-6) > growth
 
 
 def main() -> None:
-    """``analysers SIZE…`` or ``judging SIZE…``: the timings at each size, keyed by input then size."""
+    """``analysers SIZE…``, ``judging SIZE…`` or ``lexicon SIZE…``: the timings at each size, keyed by
+    input then size."""
     mode, sizes = sys.argv[1], [int(size) for size in sys.argv[2:]]
     found: dict[str, dict[int, float]] = {}
     if mode == "analysers":
@@ -130,6 +168,8 @@ def main() -> None:
             for unit in units:
                 found[f"{name}:{unit!r}"] = _timed_by_size(
                     lambda size, analyse=analyse, unit=unit: partial(analyse, fill(unit, size)), sizes)
+    elif mode == "lexicon":
+        found = _lexicon(sizes)
     else:
         found = _judging(sizes)
     print(json.dumps(found))

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.text.linear_probe import too_slow
+from tests.text.linear_probe import GROWTH, LEXICON_GROWTH, too_slow
 
 PROBE = Path(__file__).with_name("linear_probe.py")
 ROOT = Path(__file__).resolve().parents[2]
-SIZES = {"analysers": (10_000, 40_000), "judging": (1_500, 6_000)}
+SIZES = {"analysers": (10_000, 40_000), "judging": (1_500, 6_000), "lexicon": (20_000, 80_000)}
 
 
 def _probe(mode: str) -> dict[str, dict[str, float]]:
@@ -39,12 +39,12 @@ def timings(request: pytest.FixtureRequest) -> dict[str, dict[str, dict[str, flo
     return {mode: _probe(mode)}
 
 
-def _slow(timings: dict[str, dict[str, float]], mode: str) -> dict[str, str]:
+def _slow(timings: dict[str, dict[str, float]], mode: str, growth: float = GROWTH) -> dict[str, str]:
     """The inputs of ``timings`` that grew too much, with their larger time and growth."""
     found = {}
     for name, seconds in timings.items():
         small, large = (seconds[str(size)] for size in SIZES[mode])
-        if too_slow(small, large):
+        if too_slow(small, large, growth):
             found[name] = f"{large:.3f} s, ×{large / max(small, 1e-6):.1f}"
     return found
 
@@ -60,3 +60,15 @@ def test_every_analyser_grows_linearly(timings: dict[str, dict[str, dict[str, fl
 def test_judging_a_run_grows_linearly_with_every_markdown_shape(timings: dict[str, dict[str, dict[str, float]]]) -> None:
     assert not (slow := _slow(timings["judging"], "judging")), slow
     assert len(timings["judging"]) >= 12
+
+
+@pytest.mark.probe("lexicon")
+def test_every_class_of_the_lexicon_scans_in_linear_time(timings: dict[str, dict[str, dict[str, float]]]) -> None:
+    # each compiled class over its own phrases repeated, near misses and CJK noise, 20k and 80k characters
+    from gate.lexicon.load import classes
+
+    assert not (slow := _slow(timings["lexicon"], "lexicon", LEXICON_GROWTH)), slow
+    small, large = (sum(seconds[str(size)] for seconds in timings["lexicon"].values()) for size in SIZES["lexicon"])
+    assert large / small <= LEXICON_GROWTH  # all together: each alone is mostly too quick to time
+    assert {name.split(":")[0] for name in timings["lexicon"]} == set(classes().by_name)
+    assert {name.split(":")[1] for name in timings["lexicon"]} == {"own", "near", "noise"}
