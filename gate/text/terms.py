@@ -34,16 +34,48 @@ class Hit:
     start: int
 
 
+_LEET = {"o": "0", "i": "1!|", "l": "1|", "e": "3", "a": "4@", "s": "5$", "t": "7", "b": "8", "g": "9"}
+"""Digits and signs written for a letter of a Latin name to slip past a filter ("S0NY", "App1e")."""
+_SPACED_LETTERS = 4
+"""A Latin name this long or longer is also found with one space or separator between its letters
+("S o n y", "S-O-N-Y"); a shorter one would be found in ordinary words."""
+
+
+def _separators() -> str:
+    return lexicon.charset("term_separator", also=lexicon.WHITESPACE)
+
+
+def _cjk_piece(char: str) -> str:
+    """A character of a Chinese or Japanese term, and up to two separators or spaces after it: "打 卡",
+    "索·尼" and a line break inside "火锅" are the word to a reader."""
+    return re.escape(char) + _separators() + "{0,2}"
+
+
+def _latin_letter(char: str) -> str:
+    return f"[{re.escape(char)}{re.escape(_LEET[char])}]" if char in _LEET else re.escape(char)
+
+
 @lru_cache(maxsize=4096)
 def _pattern(term: str) -> re.Pattern[str]:
     if term.startswith("re:"):
         # Casefolding the pattern itself would turn \S into \s; match the folded text ignoring case.
         return re.compile(nfkc(term[3:]), re.IGNORECASE)
-    folded = re.escape(fold(term)).replace(r"\ ", r"[\s\-_]*")
+    folded = fold(term)
+    if re.fullmatch(r"[a-z]+", folded):  # a plain Latin name: with digits for letters, or spaced out
+        letters = [_latin_letter(char) for char in folded]
+        body = "".join(letters)
+        if len(folded) >= _SPACED_LETTERS:  # every letter apart ("S o n y"), not one gap ("'s car")
+            body = f"(?:{body}|{(_separators() + '{1,2}').join(letters)})"
+    elif folded.isascii():
+        body = re.escape(folded).replace(r"\ ", r"[\s\-_]*")
+    else:  # CJK, or CJK with Latin: each CJK character may be followed by separators
+        parts = [(_cjk_piece(char) if not char.isascii() and index < len(folded) - 1 else re.escape(char))
+                 for index, char in enumerate(folded)]
+        body = "".join(parts).replace(r"\ ", r"[\s\-_]*")
     # Latin terms match whole words only, so ROG is not found in "progress".
-    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", fold(term)) else ""
-    right = r"(?![a-z])" if re.search(r"[a-z0-9]$", fold(term)) else ""
-    return re.compile(left + folded + right)
+    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", folded) else ""
+    right = r"(?![a-z])" if re.search(r"[a-z0-9]$", folded) else ""
+    return re.compile(left + body + right)
 
 
 def expand(terms: list[str] | tuple[str, ...], groups: list[str] | tuple[str, ...]) -> list[str]:

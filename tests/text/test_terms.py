@@ -58,3 +58,28 @@ def test_the_game_honor_of_kings_is_not_the_honor_brand() -> None:
     wanted = expand([], ["honor"])
     assert [hit.matched for hit in find("玩 Honor of Kings（王者荣耀）、原神都稳", wanted)] == []
     assert [hit.matched for hit in find("HONOR Magic6 Pro 和荣耀 200", wanted)] == ["HONOR", "荣耀"]
+
+
+@pytest.mark.parametrize(("text", "terms", "groups", "matched"), [
+    ("网红打 卡点", ["打卡"], [], ["打 卡"]),                     # an ASCII space inside a Chinese word
+    ("打\u3000卡", ["打卡"], [], ["打\u3000卡"]),                 # a full-width space
+    ("火\n锅的变体", ["火锅"], [], ["火\n锅"]),                    # a hard-wrapped line
+    ("索·尼的耳机", [], ["sony"], ["索·尼"]),                     # a middle dot
+    ("S o n y 也不错", [], ["sony"], ["S o n y"]),               # every letter apart
+    ("S-O-N-Y", [], ["sony"], ["S-O-N-Y"]),
+    ("S0NY 旗舰", [], ["sony"], ["S0NY"]),                        # a digit for a letter
+    ("App1e 笔记本", [], ["apple"], ["App1e"]),
+])
+def test_a_disguised_term_is_still_the_term(text: str, terms: list[str], groups: list[str], matched: list[str]) -> None:
+    assert [hit.matched for hit in find(text, expand(terms, groups))] == matched
+
+
+@pytest.mark.parametrize(("text", "groups"), [
+    ("Tesla's car", ["gaming_laptop"]),   # one gap is no spaced-out "Scar"
+    ("also nylon", ["sony"]),
+    ("打了个电话，卡里没钱", []),          # two words, not 打卡 split
+    ("最高法院的大法官", ["sony"]),
+])
+def test_ordinary_words_are_not_disguised_terms(text: str, groups: list[str]) -> None:
+    terms = ["打卡"] if not groups else []
+    assert find(text, expand(terms, groups)) == []
