@@ -57,7 +57,7 @@ def _name_column(header: list[str], rows: list[list[str]]) -> int:
     by_header = [i for i, h in enumerate(header) if _name_header(h) and not _price_header(h)]
     if by_header:
         return by_header[0]
-    ranks = [row[0] for row in rows if row]
+    ranks = [row[0] for row in rows if row and row_kind(row, 0, header) is None]  # not a 合计 or 基线 row
     if len(header) > 1 and ranks and all(_rank_cell().match(cell) for cell in ranks):
         return 1
     return 0
@@ -84,6 +84,36 @@ def _transposed(header: list[str], names: set[str]) -> bool:
 _summary_row_re = deferred(lambda: rf"^\s*{source('summary_row')}\s*{lexicon.charset('colon')}?\s*$")
 
 
+_note_row_re = deferred(lambda: rf"^\s*(?:{source('note_row')})", re.IGNORECASE)
+_continuation_re = deferred(lambda: rf"^\s*(?:{source('continuation_mark')})?\s*$", re.IGNORECASE)
+
+
+def _plain(cell: str) -> str:
+    return strip_marker(cell.replace("**", "").replace("__", "")).strip()
+
+
+def row_kind(row: list[str], naming: int, header: list[str]) -> str | None:
+    """What a data row is when it is not a pick: ``summary`` (合计, 均价), ``note`` (注：…, a row of one
+    cell in a table of three columns or more: a group label or a remark), ``header`` (the header
+    restated), ``reference`` (a baseline or a reference row), ``continuation`` (〃, 同上, an empty
+    name: the row above carried on) — or None, a pick."""
+    name = _plain(row[naming]) if naming < len(row) else ""
+    filled = [cell for cell in row if _plain(cell)]
+    if [fold(_plain(c)) for c in row] == [fold(_plain(c)) for c in header]:
+        return "header"
+    if _summary_row_re().match(name):
+        return "summary"
+    if _note_row_re().match(name) or (len(header) >= 3 and len(filled) == 1):
+        return "note"
+    labels = {name, _plain(row[0]) if row else ""}  # the name, or a first column that labels the row (方案 | 对比基线)
+    if any(lexicon.pattern("reference").search(label) and not lexicon.pattern("recommends").search(label)
+           for label in labels):
+        return "reference"
+    if _continuation_re().match(name) and len(filled) >= 1:
+        return "continuation"
+    return None
+
+
 def from_table(table: Block, names: set[str]) -> ItemList:
     header, rows = table.cells[0], table.cells[1:]
     if _transposed(header, names):
@@ -91,10 +121,18 @@ def from_table(table: Block, names: set[str]) -> ItemList:
     naming = _name_column(header, rows)
     described = [i for i, h in enumerate(header) if i > naming and _description_header(h)]
     priced = [i for i, h in enumerate(header) if i != naming and _price_header(h)]
-    items = []
+    items: list[Item] = []
     for offset, row in enumerate(rows):
         name = strip_marker(row[naming]) if naming < len(row) else ""
-        if _summary_row_re().match(name):
+        kind = row_kind(row, naming, header)
+        if kind == "continuation" and items:  # a variant or the rest of the row above: the same pick
+            last = items[-1]
+            rest = " ".join(cell for i, cell in enumerate(row) if i != naming and _plain(cell))
+            items[-1] = Item(name=last.name, description=f"{last.description} {rest}".strip(),
+                             text=f"{last.text}\n{' | '.join(row)}", line=last.line, prices=last.prices,
+                             priced_by_column=last.priced_by_column)
+            continue
+        if kind is not None:
             continue
         if described:
             description = " ".join(row[i] for i in described if i < len(row))
