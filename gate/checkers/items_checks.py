@@ -10,7 +10,7 @@ from gate.checkers.base import CountBounds, Params, checker, quote
 from gate.subject import Subject
 from gate.text import units
 from gate.text.item import Item
-from gate.verdict import Outcome
+from gate.verdict import Outcome, Reading, Status
 
 
 def _names(items: tuple[Item, ...] | list[Item], limit: int = 6) -> str:
@@ -22,6 +22,10 @@ class ItemsCountParams(CountBounds):
     pass
 
 
+def _verdict(params: ItemsCountParams, count: int) -> Status:
+    return Status.PASS if params.admits(count) else Status.FAIL
+
+
 @checker("items:count", ItemsCountParams, "the answer recommends the required number of items (its main list/table/JSON array, and whatever else it recommends)")
 def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
     found = subject.items
@@ -31,7 +35,19 @@ def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
     aside = found.set_aside()
     after += f"; set aside, not counted: {_names([entity.item for entity in aside])}" if aside else ""
     detail = f"{len(found)} items found ({found.source}{after}): {_names(found.items)}; {params.describe()} required"
-    return Outcome.of(params.admits(len(found)), detail, tuple(item.name for item in found.items))
+    names = tuple(item.name for item in found.items)
+    one_each = len(found) - found.unsure_picks  # each entry joining names with a bare slash read as one pick
+    if found.unsure_picks and params.admits(len(found)) != params.admits(one_each):
+        readings = (
+            Reading(label=f"{len(found)} picks: a slash between two names offers both",
+                    verdict=_verdict(params, len(found)), why="each side names a pick of its own"),
+            Reading(label=f"{one_each} picks: each entry one pick", verdict=_verdict(params, one_each),
+                    why="a slash may name one thing two ways"),
+        )
+        return Outcome.uncertain(f"{len(found)} or {one_each} items ({found.source}): {found.unsure_picks} entr"
+                                 f"{'y joins' if found.unsure_picks == 1 else 'ies join'} names with a bare slash; "
+                                 f"{params.describe()} required", readings, names)
+    return Outcome.of(params.admits(len(found)), detail, names)
 
 
 class ItemsLengthParams(Params):

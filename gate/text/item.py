@@ -71,6 +71,9 @@ class ItemList:
     extras: int = 0
     """How many of ``items``, at the end, were recommended outside the main structure (「另外，X 也值得
     考虑」, 「备选：…」, a later section of other picks, a budget table naming one more)."""
+    unsure_picks: int = 0
+    """Of ``items``, how many come from reading an entry's bare slash as alternatives ("乌布皇宫 /
+    圣猴森林公园"): a count they change is uncertain (see :mod:`gate.text.alternatives`)."""
     entities: tuple[Entity, ...] = ()
     """Everything the answer's structures name, recommended or not, with the evidence (see
     :mod:`gate.text.entities`); ``items`` are the recommended ones."""

@@ -24,6 +24,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
 from gate.lexicon import charset
+from gate.text.alternatives import expand as expand_alternatives
 from gate.text.cues import (
     attribute,
     criteria_lead,
@@ -248,9 +249,11 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     spots = spot_items(best.items)
     best = replace(best, items=spots) if spots else best
     rest = [c for c in candidates if c is not best]
+    picks, unsure = expand_alternatives(best.items)  # "A 或 B 都行": two picks in one entry
+    best = replace(best, items=picks, unsure_picks=unsure)
     leads = {c.line: " ".join(u.text for u in reversed(lead_units(all_units, c.line))) for c in rest}
     found = ItemList(best.source, best.items, best.line, tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in rest),
-                     hand, best.by_columns)
+                     hand, best.by_columns, unsure_picks=best.unsure_picks)
     return _with_entities(found, extra_items(doc, best, rest, leads), rest, leads)
 
 

@@ -51,12 +51,20 @@ def _description_header(cell: str) -> bool:
     return lexicon.pattern("description_header").search(cell) is not None
 
 
+def _pick_columns(header: list[str]) -> list[int]:
+    """Columns headed 推荐 / 首选 / 备选 …: the picks themselves, beside a column saying what each is for."""
+    return [i for i, h in enumerate(header) if lexicon.pattern("pick_header").search(_plain(h))]
+
+
 def _name_column(header: list[str], rows: list[list[str]]) -> int:
-    """The column naming each row: one headed 礼物 / 名称 / 餐厅 …, else the first, unless it only
-    ranks them (排名 1, 2, 3)."""
+    """The column naming each row: one headed 礼物 / 名称 / 餐厅 …, or 推荐 beside a column of what each
+    is for (场景, 类型), else the first, unless it only ranks them (排名 1, 2, 3)."""
     by_header = [i for i, h in enumerate(header) if _name_header(h) and not _price_header(h)]
     if by_header:
         return by_header[0]
+    picked = _pick_columns(header)
+    if picked:
+        return picked[0]
     ranks = [row[0] for row in rows if row and row_kind(row, 0, header) is None]  # not a 合计 or 基线 row
     if len(header) > 1 and ranks and all(_rank_cell().match(cell) for cell in ranks):
         return 1
@@ -118,6 +126,9 @@ def from_table(table: Block, names: set[str]) -> ItemList:
     header, rows = table.cells[0], table.cells[1:]
     if _transposed(header, names):
         return ItemList("table", tuple(_from_columns(table)), table.line, by_columns=True)
+    picked = _pick_columns(header)
+    if len(picked) >= 2 and not any(_name_header(h) for h in header):
+        return ItemList("table", tuple(_side_by_side(table, picked)), table.line)
     naming = _name_column(header, rows)
     described = [i for i, h in enumerate(header) if i > naming and _description_header(h)]
     priced = [i for i, h in enumerate(header) if i != naming and _price_header(h)]
@@ -150,6 +161,25 @@ def from_table(table: Block, names: set[str]) -> ItemList:
                           line=table.line + 2 + offset, prices=tuple(prices),
                           priced_by_column=bool(priced)))
     return ItemList("table", tuple(items), table.line)
+
+
+def _side_by_side(table: Block, picked: list[int]) -> list[Item]:
+    """"| 类型 | 首选 | 备选 |": every filled cell of the pick columns is a pick, its row's other cells
+    its description (an empty or "—" cell offers none)."""
+    header, rows = table.cells[0], table.cells[1:]
+    items = []
+    for offset, row in enumerate(rows):
+        if row_kind(row, picked[0], header) not in (None, "continuation"):
+            continue
+        context = " ".join(cell for i, cell in enumerate(row) if i not in picked and _plain(cell))
+        for column in picked:
+            cell = row[column] if column < len(row) else ""
+            if _continuation_re().match(_plain(cell)):
+                continue
+            name, description = split_name(cell)
+            items.append(Item(name=strip_marker(name), description=f"{description} {context}".strip(), text=cell,
+                              line=table.line + 2 + offset, prices=tuple(find_prices(cell))))
+    return items
 
 
 def _from_columns(table: Block) -> list[Item]:
