@@ -1,0 +1,39 @@
+"""What a reasoning model writes around its picks: a plan before them, an offer of more help after
+them, an entry that is an offer, and a correction that gives the picks again."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate.text.items import extract
+
+
+def names(answer: str) -> list[str]:
+    return [item.name for item in extract(answer).items]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    pytest.param("好的，我先梳理一下思路：\n\n1. 明确需求\n2. 筛选在售型号\n3. 说明亮点\n4. 给出推荐\n\n推荐这 3 款：\n\n"
+                 "- **Bose QC Ultra**：约 2999 元\n- **AirPods Pro 2**：约 1899 元\n- **FreeBuds Pro 4**：约 1299 元\n",
+                 ["Bose QC Ultra", "AirPods Pro 2", "FreeBuds Pro 4"], id="a plan longer than the picks"),
+    pytest.param("推荐这 3 款：\n\n1. **Bose QC Ultra**\n2. **AirPods Pro 2**\n3. **FreeBuds Pro 4**\n\n"
+                 "如果需要，我还可以：\n\n1. 按预算再筛一遍\n2. 对比降噪参数\n3. 推荐配套耳塞\n4. 查优惠\n",
+                 ["Bose QC Ultra", "AirPods Pro 2", "FreeBuds Pro 4"], id="an offer of more help after them"),
+    pytest.param("1. 鹿回头海鲜楼：人均 280 元\n2. 天涯渔港：人均 240 元\n3. 以上都不合适时告诉我预算，我再找\n",
+                 ["鹿回头海鲜楼", "天涯渔港"], id="an entry that is an offer"),
+    pytest.param("为您推荐：\n\n1. **Bose QC Ultra**：2999 元\n2. **AirPods Max**：3999 元\n3. **FreeBuds Pro 4**：1299 元\n"
+                 "4. **Momentum 4**：2499 元\n\n等等，您要的是 3 款，去掉第 4 款，最终推荐：\n\n"
+                 "- **Bose QC Ultra**\n- **AirPods Max**\n- **FreeBuds Pro 4**\n",
+                 ["Bose QC Ultra", "AirPods Max", "FreeBuds Pro 4"], id="a correction gives the picks again"),
+    pytest.param("Here are 3 picks:\n\n1. **Bose QC Ultra**\n2. **Sony XM5**\n3. **AirPods Max**\n\nUpdate: Sony is out, final list:\n\n"
+                 "1. **Bose QC Ultra**\n2. **AirPods Max**\n3. **FreeBuds Pro 4**\n",
+                 ["Bose QC Ultra", "AirPods Max", "FreeBuds Pro 4"], id="an English correction"),
+])
+def test_only_the_picks_are_read(answer: str, expected: list[str]) -> None:
+    assert names(answer) == expected
+
+
+def test_a_later_list_without_a_correction_does_not_replace_the_picks() -> None:
+    answer = ("推荐这 3 款：\n\n1. **Bose QC Ultra**\n2. **AirPods Pro 2**\n3. **FreeBuds Pro 4**\n\n选购建议：\n\n"
+              "- 长途飞行选头戴式\n- 通勤选入耳式\n")
+    assert names(answer) == ["Bose QC Ultra", "AirPods Pro 2", "FreeBuds Pro 4"]
