@@ -63,12 +63,12 @@ def test_the_rules_give_the_blind_label(entry: dict[str, Any]) -> None:
 
 def test_the_rules_agree_with_the_blind_labels_on_all_but_the_listed() -> None:
     agreed = [e for e in ENTRIES if not e.get("known") and not e.get("disputed")]
-    # 643 of 653: the first corpus 52 of 55 (3 labels disputed), the composed one 50 of 50, the
+    # 644 of 653: the first corpus 52 of 55 (3 labels disputed), the composed one 50 of 50, the
     # entities one 70 of 71 (1 disputed) — 53 of 71 when it was written, against the first cut of the
     # entity model — and the held-out ones 137 of 137, 60 of 60, 80 of 80, 89 of 92 (3 disputed: 2 of
-    # them label a <think> block as part of the answer, which is set apart) and 105 of 108 (3 known;
+    # them label a <think> block as part of the answer, which is set apart) and 106 of 108 (2 known;
     # 134, 59, 78, 84 and 91 when they were written)
-    assert len(ENTRIES) >= 653 and len(agreed) >= len(ENTRIES) - 10
+    assert len(ENTRIES) >= 653 and len(agreed) >= len(ENTRIES) - 9
 
 
 def test_every_entry_labels_every_rule_constraint_of_its_case() -> None:
