@@ -69,7 +69,8 @@ def _top_level_links(body: str) -> list[re.Match[str]]:
     return [link for link in _link_re().finditer(body) if depths[link.start()] == 0 and link.group(0).strip()]
 
 
-def _name_like(part: str) -> bool:
+def name_like(part: str) -> bool:
+    """A part that names something: two characters or more, not a number or a spec, not 这/以上/其他."""
     marks = "".join((*lexicon.words("title_open"), *lexicon.words("title_close"), *lexicon.words("quote_pair")))
     bare = _remark_re().sub("", part).strip(" \"'*" + marks)
     return len(bare) >= 2 and not _spec_re.match(bare) and lexicon.pattern("not_a_name").match(bare) is None
@@ -85,7 +86,7 @@ def _pick(base: Item, segment: str, shared: str) -> Item:
 
 def _linked(base: Item, span: str, shared: str) -> Split | None:
     """"A 或 B 都行", "A / B 二选一", "《A》or《B》": the parts the links join, when each names a pick."""
-    tail = _tail_re().search(span)
+    tail = _tail_re().search(_remark_re().sub("", span))  # "A / B 二选一（6/10）": the tail before a remark
     body = span[: tail.start()] if tail else span
     links = _top_level_links(body)
     parts, start = [], 0
@@ -93,7 +94,7 @@ def _linked(base: Item, span: str, shared: str) -> Split | None:
         parts.append(body[start:link.start()].strip())
         start = link.end()
     parts = [part for part in [*parts, body[start:].strip()] if part]
-    if not 2 <= len(parts) <= _MAX_PARTS or not all(_name_like(part) for part in parts):
+    if not 2 <= len(parts) <= _MAX_PARTS or not all(name_like(part) for part in parts):
         return None
     explicit = any(link.group(0).strip() != "/" for link in links)  # 或 / or says "alternatives"; a slash may not
     return Split(tuple(_pick(base, part, shared) for part in parts), sure=bool(tail) or explicit)
@@ -106,7 +107,7 @@ def _first_and_backup(base: Item, span: str) -> Split | None:
         return None
     first = _first_re().sub("", span[: backup.start()]).rstrip(" " + lexicon.chars("comma") + lexicon.chars("semicolon"))
     second = re.split(_clause_end(), span[backup.end():], maxsplit=1)[0]
-    if not (_name_like(first) and _name_like(second)):
+    if not (name_like(first) and name_like(second)):
         return None
     return Split((_pick(base, first.strip(), ""), _pick(base, second.strip(), "")), sure=True)
 

@@ -49,9 +49,12 @@ _name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "excl
 
 def _subject_pattern() -> str:
     clause = charset("comma", "full_stop", also=r"\n", negated=True)
-    name = charset("comma", "full_stop", "semicolon", "exclamation_mark", "question_mark", also=r"\n", negated=True)
-    return (rf"^(?:{clause}{{0,14}}{charset('comma')}\s*){{1,2}}?(?P<name>{name}{{2,30}}?)\s*"
-            rf"{source('also_recommended')}")
+    name = charset("comma", "full_stop", "semicolon", "exclamation_mark", "question_mark", "open_bracket", also=r"\n",
+                   negated=True)
+    remark = rf"(?:{charset('open_bracket')}{charset('close_bracket', also=LINE_BREAK, negated=True)}{{0,24}}{charset('close_bracket')})?"
+    # "另外，X 也值得考虑" and, without the comma, "另外 X（1999 元）也值得看": the adding word is no part of the name
+    return (rf"^(?:{clause}{{0,14}}{charset('comma')}\s*){{0,2}}?(?:{source('by_the_way')}?{source('adds_a_pick')}\s*)?"
+            rf"(?P<name>{name}{{2,30}}?)\s*{remark}\s*{source('also_recommended')}")
 
 
 # Unmarked names: "另外，森海塞尔 Momentum 4 也值得考虑", "另外，如果你在北方，雾灵山和白河湾也很适合露营",

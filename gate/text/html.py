@@ -41,6 +41,8 @@ def first_tag(text: str) -> tuple[int, str] | None:
 class _Table:
     rows: list[list[tuple[str, int, int]]] = field(default_factory=list)
     """Each row's cells: (text, rowspan, colspan)."""
+    heading_rows: list[bool] = field(default_factory=list)
+    """Per row: every cell of it a ``<th>`` (or it sits in ``<thead>``)."""
     header_rows: int = 0
     in_head: bool = False
 
@@ -52,17 +54,20 @@ def _span(value: str | None) -> int:
         return 1
 
 
-def _grid(table: _Table) -> tuple[list[list[str]], list[str]]:
-    """The table's cells laid out on a grid, spans filled in, and its notes rows (a single cell
-    spanning every column)."""
+def _grid(table: _Table) -> tuple[list[list[str]], list[str], bool]:
+    """The table's cells laid out on a grid, spans filled in, its notes rows (a single cell
+    spanning every column: a group label or a remark), and whether its first row is a header."""
     width = max((sum(colspan for _, _, colspan in row) for row in table.rows), default=0)
     grid: list[list[str]] = []
     notes: list[str] = []
+    headed = False
     pending: dict[int, tuple[str, int]] = {}  # column → (text, rows still to fill)
-    for row in table.rows:
+    for row, heading in zip(table.rows, table.heading_rows, strict=True):
         if width > 1 and len(row) == 1 and row[0][2] >= width and not pending:
             notes.append(row[0][0])
             continue
+        if not grid:
+            headed = heading
         cells: list[str] = []
         taken = 0
         column = 0
@@ -82,14 +87,16 @@ def _grid(table: _Table) -> tuple[list[list[str]], list[str]]:
                 cells.append(text)
                 column += 1
         grid.append(cells)
-    return grid, notes
+    return grid, notes, headed
 
 
 def _table_markdown(table: _Table) -> str:
-    grid, notes = _grid(table)
+    grid, notes, headed = _grid(table)
     if not grid:
         return "\n\n".join(notes)
     width = max(len(row) for row in grid)
+    if not headed:  # no header row (a group label over the rows, say): every row is data
+        grid = [[""] * width, *grid]
     rows = [[cell.replace("|", "\\|") for cell in row] + [""] * (width - len(row)) for row in grid]
     lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
@@ -119,12 +126,16 @@ class _Reader(HTMLParser):
         elif tag == "tr" and self.tables:
             self.end_cell()
             self.tables[-1].rows.append([])
+            self.tables[-1].heading_rows.append(True)
         elif tag in ("td", "th") and self.tables:
             self.end_cell()  # a cell left open ends where the next one starts
             found = dict(attrs)
             self.cell, self.cell_spans = [], (_span(found.get("rowspan")), _span(found.get("colspan")))
-            if not self.tables[-1].rows:
-                self.tables[-1].rows.append([])
+            table = self.tables[-1]
+            if not table.rows:
+                table.rows.append([])
+                table.heading_rows.append(True)
+            table.heading_rows[-1] = table.heading_rows[-1] and (tag == "th" or table.in_head)
         elif tag in ("ul", "ol"):
             if not self.lists:
                 self._write("\n")

@@ -23,9 +23,9 @@ import heapq
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
-from gate import lexicon
 from gate.lexicon import charset
 from gate.text.alternatives import expand as expand_alternatives
+from gate.text.asides import corrected_list, led_by, without_offers
 from gate.text.cues import (
     attribute,
     criteria_lead,
@@ -84,28 +84,10 @@ def _notes(all_units: list[Unit], line: int) -> bool:
     line introducing advice, criteria or exclusions ("买之前可以留意这几点："), by a plan ("我先梳理一下
     思路：") or by an offer of more help ("如果需要，我还可以：")."""
     lead = lead_units(all_units, line)
-    if any(_led_by(u.text, "correction_lead") for u in lead):
+    if any(led_by(u.text, "correction_lead") for u in lead):
         return False  # "等等，去掉第 4 款，最终推荐：" sets the draft's extra aside and gives the picks again
     return (any(notes_label(u.text) for u in lead) or (bool(lead) and notes_lead(lead[0].text))
-            or any(_led_by(u.text, "plan_lead_in") or _led_by(u.text, "follow_up_offer") for u in lead))
-
-
-def _led_by(text: str, word_class: str) -> bool:
-    return lexicon.pattern(word_class).search(text) is not None
-
-
-def _corrected(main: list[ItemList], all_units: list[Unit]) -> ItemList | None:
-    """The last candidate after a correction ("等等，……去掉它，最终推荐：", "更正：", "Update:"): it
-    replaces the draft before it."""
-    corrected = [c for c in main if any(_led_by(u.text, "correction_lead") for u in lead_units(all_units, c.line))]
-    earlier = [c for c in main if corrected and c.line < corrected[-1].line]
-    return corrected[-1] if corrected and earlier else None
-
-
-def _offers(items: tuple[Item, ...]) -> tuple[Item, ...]:
-    """``items`` without the entries that offer more help instead of a pick ("以上都不合适时告诉我预算")."""
-    kept = tuple(item for item in items if not _led_by(item.name or item.text.split("\n", 1)[0], "follow_up_offer"))
-    return kept or items
+            or any(led_by(u.text, "plan_lead_in") or led_by(u.text, "follow_up_offer") for u in lead))
 
 
 def _list_candidate(lists: list[ListBlock]) -> ItemList:
@@ -268,14 +250,14 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
             return ItemList("none", (), hand_lists=hand)
         extras = extra_items(doc, single, [], {}) if single.source == "single" else []
         return _with_entities(ItemList(single.source, single.items, single.line, hand_lists=hand), extras, [], {})
-    corrected = _corrected(main, all_units)
+    corrected = corrected_list(main, all_units)
     best = corrected or _stated(main, all_units) or _main(main)
     spots = spot_items(best.items)
     best = replace(best, items=spots) if spots else best
     # a draft the correction replaces recommends nothing of its own: what it listed and the final list
     # dropped is withdrawn
     rest = [c for c in candidates if c is not best and not (corrected is not None and c.line < corrected.line)]
-    picks, unsure = expand_alternatives(_offers(best.items))  # "A 或 B 都行": two picks in one entry
+    picks, unsure = expand_alternatives(without_offers(best.items))  # "A 或 B 都行": two picks in one entry
     best = replace(best, items=picks, unsure_picks=unsure)
     leads = {c.line: " ".join(u.text for u in reversed(lead_units(all_units, c.line))) for c in rest}
     found = ItemList(best.source, best.items, best.line, tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in rest),

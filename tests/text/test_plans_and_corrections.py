@@ -37,3 +37,35 @@ def test_a_later_list_without_a_correction_does_not_replace_the_picks() -> None:
     answer = ("推荐这 3 款：\n\n1. **Bose QC Ultra**\n2. **AirPods Pro 2**\n3. **FreeBuds Pro 4**\n\n选购建议：\n\n"
               "- 长途飞行选头戴式\n- 通勤选入耳式\n")
     assert names(answer) == ["Bose QC Ultra", "AirPods Pro 2", "FreeBuds Pro 4"]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    pytest.param("1. **Bose QC Ultra**：2999 元\n2. **AirPods Pro 2**：1899 元\n"
+                 "3. **以上都不合适时可选：漫步者 NeoBuds Pro 2**：约 699 元\n",
+                 ["Bose QC Ultra", "AirPods Pro 2", "漫步者 NeoBuds Pro 2"], id="a fallback that names a pick is that pick"),
+    pytest.param("1. **Bose QC Ultra**：2999 元\n2. **AirPods Pro 2**：1899 元\n"
+                 "3. **以上都不合适时**：告诉我你的预算和手机型号，我再帮你挑\n",
+                 ["Bose QC Ultra", "AirPods Pro 2"], id="a fallback that asks for more is no pick"),
+    pytest.param("| 型号 | 价格 |\n|---|---|\n| 一加 Ace 5 | 2299 元 |\n| 荣耀 GT | 2199 元 |\n\n"
+                 "另外 Redmi Turbo 4（1999 元）也值得看，性价比很高。\n",
+                 ["一加 Ace 5", "荣耀 GT", "Redmi Turbo 4"], id="another pick added in prose without a comma"),
+])
+def test_entries_around_the_picks(answer: str, expected: list[str]) -> None:
+    assert names(answer) == expected
+
+
+def test_an_html_table_without_a_header_row_reads_every_row_and_its_group_labels_as_notes() -> None:
+    answer = ("<table><tr><th colspan='2'>日常训练</th></tr><tr><td>Nike Pegasus 41</td><td>899 元</td></tr>"
+              "<tr><td>HOKA Clifton 9</td><td>1199 元</td></tr><tr><th colspan='2'>竞速</th></tr>"
+              "<tr><td>特步 160X 6.0</td><td>1499 元</td></tr></table>")
+    from gate.subject import Subject
+    from gate.trajectory import Trajectory
+
+    items = Subject(Trajectory(case_id="c", group="A", run=0, final_answer=answer)).items.items
+    assert [item.name for item in items] == ["Nike Pegasus 41", "HOKA Clifton 9", "特步 160X 6.0"]
+
+
+def test_english_attribute_labels_describe_a_single_pick() -> None:
+    answer = ("My pick: **Siji Minfu Roast Duck**\n\n- Per person: ~¥250\n- Setting: private rooms\n"
+              "- Order: the roast duck\n")
+    assert names(answer) == ["Siji Minfu Roast Duck"]
