@@ -150,7 +150,7 @@ def _introduced(words: list[str], containing: list[str], opening: list[str]) -> 
 
 @checker("text:sections", SectionsParams, "each named section (or a synonym) is introduced by a label: heading, bold lead, 'X：' or an opening word")
 def text_sections(subject: Subject, params: SectionsParams) -> Outcome:
-    containing, opening = _labels(subject.answer)
+    containing, opening = _labels(subject.analysed.view)  # as rendered: <h3>交通</h3> is a heading
     missing = [
         name for name, words in params.sections.items()
         if not _introduced([name, *words, *_family(name)], containing, opening)

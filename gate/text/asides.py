@@ -20,6 +20,11 @@ def led_by(text: str, word_class: str) -> bool:
     return lexicon.pattern(word_class).search(text) is not None
 
 
+def aside(lead: list[Unit]) -> bool:
+    """A lead-in to a plan ("我先梳理一下思路：") or to an offer of more help ("如果需要，我还可以：")."""
+    return any(led_by(u.text, "plan_lead_in") or led_by(u.text, "follow_up_offer") for u in lead)
+
+
 def corrected_list(main: list[ItemList], all_units: list[Unit]) -> ItemList | None:
     """The last candidate after a correction ("等等，……去掉它，最终推荐：", "更正：", "Update:"): it
     replaces the draft before it."""

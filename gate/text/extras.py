@@ -88,7 +88,17 @@ def _names(raw: str) -> list[str]:
         return [name] if 0 < len(name) <= 40 else []
     unmarked = _subject_re().match(first) or _object_re().search(first)
     name = unmarked.group("name").strip() if unmarked else ""
-    return [part for part in _and_re().split(name) if part] if name and not _not_a_name_re().match(name) else []
+    if name and not _not_a_name_re().match(name):
+        return [part for part in _and_re().split(name) if part]
+    # "如果预算能再加一点，Bose QuietComfort Ultra（约 2999 元）的降噪会更强，也很值得考虑": a product named
+    # by its Latin brand and model, wherever it stands in the clause that adds it
+    latin = _LATIN_NAME_RE.search(first)
+    return [latin.group(0)] if latin else []
+
+
+_LATIN_NAME_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z0-9]*(?:[ \-][A-Z0-9][A-Za-z0-9]*){1,5}(?![A-Za-z0-9])")
+"""A brand and its model in Latin letters ("Bose QuietComfort Ultra", "Redmi Buds 5 Pro"): two words or
+more, each capitalised or a number."""
 
 
 # Where or how to buy, not what: 「也可以考虑官方翻新或二手机」 「可以看看京东自营」. A model named
@@ -126,8 +136,8 @@ _LABEL_MARKS = " #*_"
 def _adds(text: str) -> bool:
     """A passage that opens by adding a recommendation and recommends in it, or a label of other picks."""
     first = text.lstrip()
-    if closing(first):
-        return False
+    if closing(first) or lexicon.pattern("follow_up_offer").search(first.split("\n", 1)[0]):
+        return False  # "如果你主要用 iPhone，也可以告诉我，我再帮你看看…" offers more help, it adds no pick
     label = first.split("\n", 1)[0].strip(_LABEL_MARKS + "".join(lexicon.words("colon")))
     if _other_picks_label_re().match(label) is not None:
         return True

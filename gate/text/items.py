@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from gate.lexicon import charset
 from gate.text.alternatives import expand as expand_alternatives
-from gate.text.asides import corrected_list, led_by, without_offers
+from gate.text.asides import aside, corrected_list, led_by, without_offers
 from gate.text.cues import (
     attribute,
     criteria_lead,
@@ -86,8 +86,7 @@ def _notes(all_units: list[Unit], line: int) -> bool:
     lead = lead_units(all_units, line)
     if any(led_by(u.text, "correction_lead") for u in lead):
         return False  # "等等，去掉第 4 款，最终推荐：" sets the draft's extra aside and gives the picks again
-    return (any(notes_label(u.text) for u in lead) or (bool(lead) and notes_lead(lead[0].text))
-            or any(led_by(u.text, "plan_lead_in") or led_by(u.text, "follow_up_offer") for u in lead))
+    return any(notes_label(u.text) for u in lead) or (bool(lead) and notes_lead(lead[0].text)) or aside(lead)
 
 
 def _list_candidate(lists: list[ListBlock]) -> ItemList:
@@ -240,7 +239,8 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     described = [c for c in candidates if not attributes_only(c) and not clauses_of_a_named_lead(c, all_units)]
     main = [c for c in described if c.items and not _notes(all_units, c.line) and not _questions(c)]
     if not main and len(described) == len(candidates):  # only notes: read them, unless one item is described
-        main = [c for c in described if not _questions(c) and not _criteria(all_units, c.line)]
+        main = [c for c in described if not _questions(c) and not _criteria(all_units, c.line)
+                and not aside(lead_units(all_units, c.line))]  # a plan or an offer of more help holds no picks
     if not main:
         enumeration = None if candidates else (enumeration_lines(doc) or stated_inline(doc))
         if enumeration is not None:
