@@ -24,7 +24,8 @@ from gate.text.cues import (
 from gate.text.deferred import deferred
 from gate.text.item import Item, ItemList
 from gate.text.markdown import Block, MarkdownDoc
-from gate.text.names import kept_bold, named, split_name
+from gate.text.names import kept_bold, named, namelike, split_name
+from gate.text.ordinals import ordinal_paragraphs
 from gate.text.prices import find_prices
 from gate.text.runs import Unit
 from gate.text.terms import fold
@@ -71,7 +72,7 @@ def single_pick(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemLi
             return ItemList("single", (make_item(head, f"{head}\n{body}", lead[0].line, bold),), lead[0].line)
     if candidates:
         return None
-    ordinals = _ordinal_paragraphs(doc)
+    ordinals = ordinal_paragraphs(doc)
     if ordinals is not None:
         return ordinals
     named = _prose_names(doc)
@@ -99,40 +100,7 @@ def _referring(doc: MarkdownDoc, block: Block) -> list[str]:
 
 # A bold span that reads as a product or place name: Latin letters or digits in it (AirPods Pro 2),
 # or a shop or place ending (…店, …馆, …寺, …梯田). Bold advice ("**一定要**提前订") is not one.
-_namelike_re = deferred(lambda: rf"[A-Za-z0-9]|^{charset('title_open')}|{source('place_name_end')}")
 
-
-def namelike(name: str) -> bool:
-    """True when a bold span reads as a product or place name, not as bold advice."""
-    return _namelike_re().search(name) is not None
-
-
-# Paragraphs that introduce products by prose ordinals: "首先是 Bose QC Ultra，…" "其次是…" "最后是…".
-_ordinal_open_re = deferred(lambda: rf"^\s*(?P<word>(?P<first>{source('prose_ordinal_first')})|"
-                                    rf"{source('prose_ordinal_next')}){source('measure_word')}?"
-                                    rf"{source('introduces_pick')}\s*")
-_ordinal_name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "colon", "open_bracket"))
-
-def _ordinal_paragraphs(doc: MarkdownDoc) -> ItemList | None:
-    """Two or more paragraphs in a row, the first opened by 首先/第一, each naming a product or place
-    after its ordinal: those are the items (no list markup needed)."""
-    found: list[Item] = []
-    for block in doc.flow:
-        match = _ordinal_open_re().match(block.text) if block.kind == "paragraph" else None
-        if match is None or (not found and not match.group("first")):
-            if len(found) >= 2:
-                break
-            found = []
-            continue
-        rest = block.text[match.end():]
-        end = _ordinal_name_end_re().search(rest)
-        name = (rest[: end.start()] if end else rest.split("\n", 1)[0]).strip()
-        if not name or len(name) > 40 or not namelike(name):
-            found = []
-            continue
-        found.append(Item(name=name, description=rest[len(name):].lstrip(_marks("comma") + " "), text=rest, line=block.line,
-                          prices=tuple(find_prices(rest))))
-    return ItemList("ordinals", tuple(found), found[0].line) if len(found) >= 2 else None
 
 def _prose_names(doc: MarkdownDoc) -> list[tuple[Block, str]]:
     """The bold names and 《titles》 the prose recommends, in order: not set aside by their clause,

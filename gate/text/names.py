@@ -127,3 +127,11 @@ def kept_bold(raw: str, *, titles: bool = False) -> list[str]:
         if name and lexicon.pattern("clause_sets_aside").search(clause) is None:
             found.append(name)
     return found
+
+
+_namelike_re = deferred(lambda: rf"[A-Za-z0-9]|^{charset('title_open')}|{source('place_name_end')}")
+
+
+def namelike(name: str) -> bool:
+    """True when a bold span reads as a product or place name, not as bold advice."""
+    return _namelike_re().search(name) is not None

@@ -69,3 +69,13 @@ def test_english_attribute_labels_describe_a_single_pick() -> None:
     answer = ("My pick: **Siji Minfu Roast Duck**\n\n- Per person: ~¥250\n- Setting: private rooms\n"
               "- Order: the roast duck\n")
     assert names(answer) == ["Siji Minfu Roast Duck"]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    pytest.param("第一款推荐联想 ThinkPad X1 Carbon，约 9999 元；第二款是华为 MateBook 14，约 5999 元；最后一款是华硕灵耀 14 Air，约 6499 元。",
+                 ["联想 ThinkPad X1 Carbon", "华为 MateBook 14", "华硕灵耀 14 Air"], id="prose ordinals in one paragraph"),
+    pytest.param("首推玉林路的串串香，按签子结账；其次是冒菜，一人份荤素自选。", ["玉林路的串串香", "冒菜"],
+                 id="首推 … 其次是 …"),
+])
+def test_picks_named_by_prose_ordinals_sentence_by_sentence(answer: str, expected: list[str]) -> None:
+    assert names(answer) == expected

@@ -1,0 +1,65 @@
+"""Picks named by prose ordinals, no list markup: "首先是 Bose QC Ultra，…" "其次是…" "最后是…", a
+paragraph each, or a sentence each within one ("第一款推荐 X，…；第二款是 Y，…；最后一款是 Z。")."""
+
+from __future__ import annotations
+
+from gate import lexicon
+from gate.lexicon import charset, source
+from gate.text.alternatives import name_like
+from gate.text.cues import attribute
+from gate.text.deferred import deferred
+from gate.text.item import Item, ItemList
+from gate.text.markdown import MarkdownDoc
+from gate.text.names import namelike
+from gate.text.prices import find_prices
+
+
+def _plain_pick(name: str) -> bool:
+    """A name without a Latin model or a place word ("冒菜", "玉林路的串串香"), not a step of advice."""
+    return name_like(name) and lexicon.pattern("advice_verb").match(name) is None
+
+
+
+# Paragraphs that introduce products by prose ordinals: "首先是 Bose QC Ultra，…" "其次是…" "最后是…".
+_ordinal_open_re = deferred(lambda: rf"^\s*(?P<word>(?P<first>{source('prose_ordinal_first')})|"
+                                    rf"{source('prose_ordinal_next')}){source('measure_word')}?"
+                                    rf"{source('introduces_pick')}?\s*")  # "首推玉林路的串串香" names it at once
+_ordinal_name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "colon", "open_bracket"))
+
+_sentence_break_re = deferred(lambda: rf"(?<={charset('full_stop', 'semicolon')})\s*")
+
+
+def _ordinal_segments(doc: MarkdownDoc) -> list[tuple[int, str]]:
+    """Each paragraph's sentences (split after 。 and ；), with the paragraph's line: "第一款推荐 X，…；第二款
+    是 Y，…；最后一款是 Z" names its picks one sentence at a time; a break between paragraphs is kept as
+    an empty segment, so a run of ordinals stays within the passage that opens it."""
+    found: list[tuple[int, str]] = []
+    for block in doc.flow:
+        if block.kind != "paragraph":
+            found.append((block.line, ""))
+            continue
+        found += [(block.line, part) for part in _sentence_break_re().split(block.text) if part.strip()]
+    return found
+
+
+def ordinal_paragraphs(doc: MarkdownDoc) -> ItemList | None:
+    """Two or more paragraphs or sentences in a row, the first opened by 首先/第一/首推, each naming a
+    product or place after its ordinal: those are the items (no list markup needed)."""
+    found: list[Item] = []
+    for line, text in _ordinal_segments(doc):
+        match = _ordinal_open_re().match(text) if text else None
+        if match is None or (not found and not match.group("first")):
+            if len(found) >= 2:
+                break
+            found = []
+            continue
+        rest = text[match.end():]
+        end = _ordinal_name_end_re().search(rest)
+        name = (rest[: end.start()] if end else rest.split("\n", 1)[0]).strip()
+        if not name or len(name) > 40 or attribute(name) or not (namelike(name) or _plain_pick(name)):
+            found = []
+            continue
+        found.append(Item(name=name, description=rest[len(name):].lstrip("".join(lexicon.words("comma")) + " "), text=rest, line=line,
+                          prices=tuple(find_prices(rest))))
+    return ItemList("ordinals", tuple(found), found[0].line) if len(found) >= 2 else None
+
