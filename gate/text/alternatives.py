@@ -121,10 +121,15 @@ def split_entry(item: Item) -> Split | None:
         return _first_and_backup(item, item.text.split("\n", 1)[0]) or _linked(item, name, item.description)
     # A label before the picks ("入门：首选 A，备选 B", "晚饭：A 或 B 都行"): the first clauses of the text.
     lead = item.description.split("\n", 1)[0]
-    if _first_re().match(lead) or _backup_re().search(lead):
+    if _first_re().match(lead):
         found = _first_and_backup(item, lead)
         if found is not None:
             return found
+    backup = _backup_re().search(lead)
+    if backup is not None:  # the entry names its pick, then a backup ("A，人均 280 元；备选 **B**，人均 220 元")
+        second = re.split(_clause_end(), lead[backup.end():], maxsplit=1)[0].strip(" *")
+        if name_like(second):
+            return Split((item, _pick(item, second, "")), sure=True)
     first_clause = re.split(_clause_end(), lead, maxsplit=1)[0]
     if _tail_re().search(first_clause) or any(link.group(0).strip() != "/" for link in _top_level_links(first_clause)):
         rest = lead[len(first_clause):].lstrip(" " + lexicon.chars("comma"))

@@ -249,7 +249,9 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
         if single is None:
             return ItemList("none", (), hand_lists=hand)
         extras = extra_items(doc, single, [], {}) if single.source == "single" else []
-        return _with_entities(ItemList(single.source, single.items, single.line, hand_lists=hand), extras, [], {})
+        picks, unsure = expand_alternatives(single.items)  # "首选 **A**…；备选 **B**…": both are picks
+        return _with_entities(ItemList(single.source, picks, single.line, hand_lists=hand, unsure_picks=unsure),
+                              extras, [], {})
     corrected = corrected_list(main, all_units)
     best = corrected or _stated(main, all_units) or _main(main)
     spots = spot_items(best.items)

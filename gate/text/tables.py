@@ -47,6 +47,10 @@ def _name_header(cell: str) -> bool:
     return lexicon.pattern("name_header").search(cell) is not None
 
 
+def _backup_key(key: str) -> bool:
+    return lexicon.pattern("backup_key").fullmatch(key.strip()) is not None
+
+
 def _description_header(cell: str) -> bool:
     return lexicon.pattern("description_header").search(cell) is not None
 
@@ -215,8 +219,13 @@ def json_items(array: list[Any]) -> list[Item]:
                     prices.extend(find_prices(str(v), bare_number_is_price=True))
             prices.extend(find_prices(description))
             text = json.dumps(element, ensure_ascii=False)
+            backups = [str(v) for k, v in rest.items() if _backup_key(str(k)) and isinstance(v, str) and v.strip()]
+            if backups:  # {"alternative": "Bose QC45"}: a pick beside the element's own, not a property of it
+                description = " ".join(str(v) for k, v in rest.items()
+                                       if isinstance(v, str) and not _price_header(str(k)) and not _backup_key(str(k)))
             items.append(Item(name, description, text, prices=tuple(prices),
                               priced_by_column=any(_price_header(str(k)) for k in rest)))
+            items.extend(Item(backup, "", backup, prices=tuple(find_prices(backup))) for backup in backups)
         else:
             text = element if isinstance(element, str) else json.dumps(element, ensure_ascii=False)
             name, description = split_name(text)

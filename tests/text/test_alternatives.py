@@ -53,3 +53,15 @@ def test_a_bare_slash_that_decides_the_count_is_uncertain_with_both_readings() -
         ("10 picks: a slash between two names offers both", "pass"), ("9 picks: each entry one pick", "fail")]
     decided = entry(subject, entry.params.model_validate({"min": 5}))
     assert decided.status.value == "pass"  # both readings agree: no doubt to record
+
+
+def test_a_json_element_s_alternative_is_a_pick_of_its_own() -> None:
+    answer = ('[{"name": "Bose QC Ultra", "alternative": "Bose QC45", "reason": "降噪"},'
+              ' {"name": "AirPods Pro 2", "reason": "生态"}, {"name": "FreeBuds Pro 4", "reason": "通话"}]')
+    assert names(answer) == ["Bose QC Ultra", "Bose QC45", "AirPods Pro 2", "FreeBuds Pro 4"]
+
+
+def test_one_pick_and_its_backup_in_prose_are_two() -> None:
+    answer = ("首选 **京兆尹（雍和宫店）**，四合院环境，人均约 280 元；备选 **四季民福烤鸭店（故宫店）**，人均约 220 元。\n\n"
+              "说明一下：人均 300 元偏紧。\n")
+    assert len(names(answer)) == 2 and names(answer)[1].startswith("四季民福烤鸭店")
