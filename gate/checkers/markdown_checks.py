@@ -67,6 +67,15 @@ def markdown_no_list(subject: Subject, params: NoListParams) -> Outcome:
     return Outcome.passed("no list")
 
 
+def _emoji_paragraphs(text: str, number: int) -> bool:
+    """Paragraphs that each open with an emoji ("🚗 交通｜…", a blank line, "🏨 住宿｜…"): labelled
+    prose, which plain text allows — not the adjacent lines of a bulleted list."""
+    from gate.text.runs import GLYPHS
+
+    line = _line(text, number).lstrip()
+    return bool(line) and line[0] not in GLYPHS and not _line(text, number + 1).strip()
+
+
 def _line(text: str, number: int) -> str:
     lines = text.splitlines()
     return lines[number - 1] if 0 < number <= len(lines) else ""
@@ -106,7 +115,7 @@ def markdown_plain_text(subject: Subject, params: PlainTextParams) -> Outcome:
     if "list" in params.forbid:  # "• 清水寺" lines are a list to the reader, Markdown or not
         found += [
             Formatting("list", line, _line(subject.answer, line).strip()[:40])
-            for line, kind in subject.items.hand_lists if kind == "bullets"
+            for line, kind in subject.items.hand_lists if kind == "bullets" and not _emoji_paragraphs(subject.answer, line)
         ]
         found.sort(key=lambda f: (f.line, f.kind))
     if found:

@@ -26,6 +26,7 @@ from dataclasses import replace
 from gate.lexicon import charset
 from gate.text.alternatives import expand as expand_alternatives
 from gate.text.asides import aside, corrected_list, led_by, without_offers
+from gate.text.cards import read_cards
 from gate.text.cues import (
     attribute,
     criteria_lead,
@@ -259,6 +260,7 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     # a draft the correction replaces recommends nothing of its own: what it listed and the final list
     # dropped is withdrawn
     rest = [c for c in candidates if c is not best and not (corrected is not None and c.line < corrected.line)]
+    best = read_cards(best, doc)  # "🎧 Bose QC Ultra" / "💰 券后 ¥2,699｜…": one card, one pick
     picks, unsure = expand_alternatives(without_offers(best.items))  # "A 或 B 都行": two picks in one entry
     best = replace(best, items=picks, unsure_picks=unsure)
     leads = {c.line: " ".join(u.text for u in reversed(lead_units(all_units, c.line))) for c in rest}

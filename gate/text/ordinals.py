@@ -23,7 +23,7 @@ def _plain_pick(name: str) -> bool:
 # Paragraphs that introduce products by prose ordinals: "首先是 Bose QC Ultra，…" "其次是…" "最后是…".
 _ordinal_open_re = deferred(lambda: rf"^\s*(?P<word>(?P<first>{source('prose_ordinal_first')})|"
                                     rf"{source('prose_ordinal_next')}){source('measure_word')}?"
-                                    rf"{source('introduces_pick')}?\s*")  # "首推玉林路的串串香" names it at once
+                                    rf"{source('introduces_pick')}?\s*{charset('comma')}?\s*")  # "首推玉林路的串串香", "第一家，四季民福"
 _ordinal_name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "colon", "open_bracket"))
 
 _sentence_break_re = deferred(lambda: rf"(?<={charset('full_stop', 'semicolon')})\s*")

@@ -223,7 +223,8 @@ def _plain_line(unit: Unit) -> bool:
     return unit.kind == "line" and marker(unit.text) is None
 
 
-_GLYPHS = "•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·"
+GLYPHS = "•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·"
+"""The bullet glyphs proper (an emoji may lead a line of prose too)."""
 _sentence_mark_re = deferred(lambda: charset("comma", "full_stop", "exclamation_mark", "question_mark", "semicolon"))
 
 
@@ -235,7 +236,7 @@ def _bullet_line(unit: Unit) -> bool:
         return False
     rest = unit.text[lead.end():]
     bold = BOLD_LEAD_RE.match(rest)
-    return (unit.text.lstrip()[0] in _GLYPHS or named(rest, bold.group("bold") if bold else None) is not None
+    return (unit.text.lstrip()[0] in GLYPHS or named(rest, bold.group("bold") if bold else None) is not None
             or _sentence_mark_re().search(rest) is None)
 
 

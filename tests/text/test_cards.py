@@ -1,0 +1,47 @@
+"""Product cards read as one pick each: a name line and its detail lines, emoji-led, as shopping and
+travel assistants lay them out; a voice assistant's spoken ordinals; emoji-led paragraphs as prose."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate.checkers import REGISTRY
+from gate.subject import Subject
+from gate.text.items import extract
+from gate.trajectory import Trajectory
+
+
+def read(answer: str) -> list[tuple[str, list[float]]]:
+    return [(item.name, [price.value for price in item.prices]) for item in extract(answer).items]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    pytest.param("3 款👇\n\n🎧 Bose QC Ultra\n💰 券后 ¥2,699｜降噪顶级\n\n🎧 AirPods Pro 2\n💰 到手价 ¥1,499｜生态\n",
+                 [("Bose QC Ultra", [2699.0]), ("AirPods Pro 2", [1499.0])], id="cards opening with the same glyph"),
+    pytest.param("🍵 张一元茉莉花茶礼盒\n💰 券后 ¥368（日常价 ¥428）\n✨ 老字号\n\n🌿 同仁堂西洋参礼盒\n💰 到手价 ¥658\n✨ 滋补\n\n"
+                 "🚫 已帮你避开钟表、鞋、伞\n",
+                 [("张一元茉莉花茶礼盒", [368.0]), ("同仁堂西洋参礼盒", [658.0])],
+                 id="cards going on alike, the struck-through daily price no price, a lone remark no card"),
+    pytest.param("🏕️ 适合露营的 2 个地方\n\n📍 安吉江南天池｜高山湖泊\n📍 莫干山｜竹林营地\n",
+                 [("安吉江南天池", []), ("莫干山", [])], id="a title over lines sharing a glyph"),
+    pytest.param("🏮 **京兆尹**\n💰 人均 ¥268\n📍 五道营胡同 2 号\n\n⚠️ 说明：人均 300 元偏紧\n",
+                 [("京兆尹", [268.0])], id="one card, every glyph different, a remark under it"),
+])
+def test_cards(answer: str, expected: list[tuple[str, list[float]]]) -> None:
+    assert read(answer) == expected
+
+
+def test_a_voice_assistant_s_spoken_ordinals_are_picks() -> None:
+    answer = "给你推荐三家。第一家，四季民福，人均两百。第二家，方砖厂炸酱面，人均三十。第三家，南门涮肉，人均一百二。"
+    assert [name for name, _ in read(answer)] == ["四季民福", "方砖厂炸酱面", "南门涮肉"]
+
+
+def test_emoji_led_paragraphs_are_plain_text_but_adjacent_emoji_lines_are_a_list() -> None:
+    entry = REGISTRY["markdown:plain_text"]
+
+    def status(answer: str) -> str:
+        subject = Subject(Trajectory(case_id="c", group="A", run=0, final_answer=answer))
+        return entry(subject, entry.params.model_validate({})).status.value
+
+    assert status("🚗 交通｜直飞约 6 小时。\n\n🏨 住宿｜水明漾或库塔。\n\n🍽️ 美食｜脏鸭饭。\n") == "pass"
+    assert status("• 海神庙\n• 情人崖\n• 圣泉寺\n") == "fail"
