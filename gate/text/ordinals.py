@@ -26,7 +26,9 @@ _ordinal_open_re = deferred(lambda: rf"^\s*(?P<word>(?P<first>{source('prose_ord
                                     rf"{source('introduces_pick')}?\s*{charset('comma')}?\s*")  # "首推玉林路的串串香", "第一家，四季民福"
 _ordinal_name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "colon", "open_bracket"))
 
-_sentence_break_re = deferred(lambda: rf"(?<={charset('full_stop', 'semicolon')})\s*")
+_sentence_break_re = deferred(lambda: rf"(?<={charset('full_stop', 'semicolon')})\s*"
+                                      rf"|(?<={charset('comma')})\s*(?=(?:{source('prose_ordinal_first')}|{source('prose_ordinal_next')})"
+                                      rf"{source('measure_word')})")  # "一千块以内的笔记本，第一个是…"
 
 
 def _ordinal_segments(doc: MarkdownDoc) -> list[tuple[int, str]]:
@@ -57,6 +59,8 @@ def ordinal_paragraphs(doc: MarkdownDoc) -> ItemList | None:
         end = _ordinal_name_end_re().search(rest)
         name = (rest[: end.start()] if end else rest.split("\n", 1)[0]).strip()
         if not name or len(name) > 40 or attribute(name) or not (namelike(name) or _plain_pick(name)):
+            if len(found) >= 2:
+                break  # the run read so far stands ("第三个嘛，…" names nothing the reader can take)
             found = []
             continue
         found.append(Item(name=name, description=rest[len(name):].lstrip("".join(lexicon.words("comma")) + " "), text=rest, line=line,
