@@ -76,6 +76,10 @@ def test_english_attribute_labels_describe_a_single_pick() -> None:
                  ["联想 ThinkPad X1 Carbon", "华为 MateBook 14", "华硕灵耀 14 Air"], id="prose ordinals in one paragraph"),
     pytest.param("首推玉林路的串串香，按签子结账；其次是冒菜，一人份荤素自选。", ["玉林路的串串香", "冒菜"],
                  id="首推 … 其次是 …"),
+    pytest.param("两千块以内的耳机我挑了几副，第一副是索尼 WH-CH720N，降噪够用；第二副是漫步者 W820NB，续航很长。",
+                 ["索尼 WH-CH720N", "漫步者 W820NB"], id="the first ordinal after a comma"),
+    pytest.param("第一家是四季民福，烤鸭地道；第二家是大董，环境更好；第三家嘛，看你想不想排队。",
+                 ["四季民福", "大董"], id="a later ordinal that names nothing ends the run"),
 ])
 def test_picks_named_by_prose_ordinals_sentence_by_sentence(answer: str, expected: list[str]) -> None:
     assert names(answer) == expected
