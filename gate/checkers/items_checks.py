@@ -26,6 +26,15 @@ def _verdict(params: ItemsCountParams, count: int) -> Status:
     return Status.PASS if params.admits(count) else Status.FAIL
 
 
+def _two_counts(params: ItemsCountParams, names: tuple[str, ...], detail: str, as_read: tuple[str, str],
+                fewer: tuple[int, str, str]) -> Outcome:
+    """Uncertain between the count as read (every name in ``names``) and a smaller one: both readings."""
+    count, label, why = fewer
+    readings = (Reading(label=f"{len(names)} picks: {as_read[0]}", verdict=_verdict(params, len(names)), why=as_read[1]),
+                Reading(label=f"{count} picks: {label}", verdict=_verdict(params, count), why=why))
+    return Outcome.uncertain(f"{detail}; {params.describe()} required", readings, names)
+
+
 @checker("items:count", ItemsCountParams, "the answer recommends the required number of items (its main list/table/JSON array, and whatever else it recommends)")
 def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
     found = subject.items
@@ -38,15 +47,16 @@ def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
     names = tuple(item.name for item in found.items)
     one_each = len(found) - found.unsure_picks  # each entry joining names with a bare slash read as one pick
     if found.unsure_picks and params.admits(len(found)) != params.admits(one_each):
-        readings = (
-            Reading(label=f"{len(found)} picks: a slash between two names offers both",
-                    verdict=_verdict(params, len(found)), why="each side names a pick of its own"),
-            Reading(label=f"{one_each} picks: each entry one pick", verdict=_verdict(params, one_each),
-                    why="a slash may name one thing two ways"),
-        )
-        return Outcome.uncertain(f"{len(found)} or {one_each} items ({found.source}): {found.unsure_picks} entr"
-                                 f"{'y joins' if found.unsure_picks == 1 else 'ies join'} names with a bare slash; "
-                                 f"{params.describe()} required", readings, names)
+        joins = f"{found.unsure_picks} entr{'y joins' if found.unsure_picks == 1 else 'ies join'} names with a bare slash"
+        return _two_counts(params, names, f"{len(found)} or {one_each} items ({found.source}): {joins}",
+                           ("a slash between two names offers both", "each side names a pick of its own"),
+                           (one_each, "each entry one pick", "a slash may name one thing two ways"))
+    named = len(found) - found.unread_picks  # an ordinal that announces a pick it does not name
+    if found.unread_picks and params.admits(len(found)) != params.admits(named):
+        last = quote(found.items[-1].name, 16)
+        return _two_counts(params, names, f"{len(found)} or {named} items ({found.source}): the last ordinal names no clear pick ('{last}')",
+                           ("the ordinal counts", f"the last ordinal announces a pick ('{last}')"),
+                           (named, "only the named ones", "the last ordinal's clause names nothing the reader can take"))
     return Outcome.of(params.admits(len(found)), detail, names)
 
 

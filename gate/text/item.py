@@ -74,6 +74,9 @@ class ItemList:
     unsure_picks: int = 0
     """Of ``items``, how many come from reading an entry's bare slash as alternatives ("乌布皇宫 /
     圣猴森林公园"): a count they change is uncertain (see :mod:`gate.text.alternatives`)."""
+    unread_picks: int = 0
+    """Of ``items``, how many an ordinal announces without a name the reader can take ("第三个嘛，魔都其实
+    也不错"): the clause stands as the name, and a count it changes is uncertain."""
     entities: tuple[Entity, ...] = ()
     """Everything the answer's structures name, recommended or not, with the evidence (see
     :mod:`gate.text.entities`); ``items`` are the recommended ones."""

@@ -251,7 +251,8 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
             return ItemList("none", (), hand_lists=hand)
         extras = extra_items(doc, single, [], {}) if single.source == "single" else []
         picks, unsure = expand_alternatives(single.items)  # "首选 **A**…；备选 **B**…": both are picks
-        return _with_entities(ItemList(single.source, picks, single.line, hand_lists=hand, unsure_picks=unsure),
+        return _with_entities(ItemList(single.source, picks, single.line, hand_lists=hand, unsure_picks=unsure,
+                                       unread_picks=single.unread_picks),
                               extras, [], {})
     corrected = corrected_list(main, all_units)
     best = corrected or _stated(main, all_units) or _main(main)
@@ -265,7 +266,7 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     best = replace(best, items=picks, unsure_picks=unsure)
     leads = {c.line: " ".join(u.text for u in reversed(lead_units(all_units, c.line))) for c in rest}
     found = ItemList(best.source, best.items, best.line, tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in rest),
-                     hand, best.by_columns, unsure_picks=best.unsure_picks)
+                     hand, best.by_columns, unsure_picks=best.unsure_picks, unread_picks=best.unread_picks)
     return _with_entities(found, extra_items(doc, best, rest, leads), rest, leads)
 
 

@@ -23,7 +23,7 @@ def _plain_pick(name: str) -> bool:
 # Paragraphs that introduce products by prose ordinals: "首先是 Bose QC Ultra，…" "其次是…" "最后是…".
 _ordinal_open_re = deferred(lambda: rf"^\s*(?P<word>(?P<first>{source('prose_ordinal_first')})|"
                                     rf"{source('prose_ordinal_next')}){source('measure_word')}?"
-                                    rf"{source('introduces_pick')}?\s*{charset('comma')}?\s*")  # "首推玉林路的串串香", "第一家，四季民福"
+                                    rf"{source('introduces_pick')}?(?P<filler>{source('ordinal_filler')})?\s*{charset('comma')}?\s*")  # "首推玉林路的串串香", "第一家，四季民福", "第三个嘛，…"
 _ordinal_name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "colon", "open_bracket"))
 
 _sentence_break_re = deferred(lambda: rf"(?<={charset('full_stop', 'semicolon')})\s*"
@@ -48,6 +48,7 @@ def ordinal_paragraphs(doc: MarkdownDoc) -> ItemList | None:
     """Two or more paragraphs or sentences in a row, the first opened by 首先/第一/首推, each naming a
     product or place after its ordinal: those are the items (no list markup needed)."""
     found: list[Item] = []
+    unread = 0
     for line, text in _ordinal_segments(doc):
         match = _ordinal_open_re().match(text) if text else None
         if match is None or (not found and not match.group("first")):
@@ -58,12 +59,22 @@ def ordinal_paragraphs(doc: MarkdownDoc) -> ItemList | None:
         rest = text[match.end():]
         end = _ordinal_name_end_re().search(rest)
         name = (rest[: end.start()] if end else rest.split("\n", 1)[0]).strip()
-        if not name or len(name) > 40 or attribute(name) or not (namelike(name) or _plain_pick(name)):
-            if len(found) >= 2:
-                break  # the run read so far stands ("第三个嘛，…" names nothing the reader can take)
+        # after a filler ("第三个嘛，…") a speaker muses: only a clear name is taken for one
+        plain = _plain_pick(name) and not match.group("filler")
+        readable = bool(name) and len(name) <= 40 and not attribute(name) and (namelike(name) or plain)
+        if not readable and len(found) < 2:
             found = []
             continue
-        found.append(Item(name=name, description=rest[len(name):].lstrip("".join(lexicon.words("comma")) + " "), text=rest, line=line,
-                          prices=tuple(find_prices(rest))))
-    return ItemList("ordinals", tuple(found), found[0].line) if len(found) >= 2 else None
+        found.append(_pick(name or match.group(0).strip(), rest, line))
+        if not readable:
+            # The ordinal announces one more pick, but its clause ("魔都其实也不错", "看你想不想排队")
+            # is no name the reader can take: it stands as the name, and the run ends here.
+            unread = 1
+            break
+    return ItemList("ordinals", tuple(found), found[0].line, unread_picks=unread) if len(found) >= 2 else None
+
+
+def _pick(name: str, rest: str, line: int) -> Item:
+    return Item(name=name, description=rest[len(name):].lstrip("".join(lexicon.words("comma")) + " "), text=rest, line=line,
+                prices=tuple(find_prices(rest)))
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from gate.checkers import REGISTRY
+from gate.subject import Subject
 from gate.text.items import extract
+from gate.trajectory import Trajectory
 
 
 def names(answer: str) -> list[str]:
@@ -78,8 +81,28 @@ def test_english_attribute_labels_describe_a_single_pick() -> None:
                  id="首推 … 其次是 …"),
     pytest.param("两千块以内的耳机我挑了几副，第一副是索尼 WH-CH720N，降噪够用；第二副是漫步者 W820NB，续航很长。",
                  ["索尼 WH-CH720N", "漫步者 W820NB"], id="the first ordinal after a comma"),
-    pytest.param("第一家是四季民福，烤鸭地道；第二家是大董，环境更好；第三家嘛，看你想不想排队。",
-                 ["四季民福", "大董"], id="a later ordinal that names nothing ends the run"),
 ])
 def test_picks_named_by_prose_ordinals_sentence_by_sentence(answer: str, expected: list[str]) -> None:
     assert names(answer) == expected
+
+
+@pytest.mark.parametrize("answer", [
+    "第一家是四季民福，烤鸭地道；第二家是大董，环境更好；第三家嘛，看你想不想排队。",
+    "推荐三个地方。第一个杭州，西湖边骑车。第二个苏州，逛园林。第三个嘛，魔都其实也不错，外滩夜景很出片。",
+])
+def test_an_ordinal_that_names_no_clear_pick_leaves_a_count_it_decides_uncertain(answer: str) -> None:
+    found = extract(answer)
+    assert len(found) == 3 and found.unread_picks == 1  # its clause stands as the name: a term check still sees it
+    entry = REGISTRY["items:count"]
+    subject = Subject(Trajectory(case_id="c", group="A", run=0, final_answer=answer))
+    outcome = entry(subject, entry.params.model_validate({"exact": 3}))
+    assert outcome.status.value == "uncertain"
+    assert [(r.label, r.verdict.value) for r in outcome.readings] == [
+        ("3 picks: the ordinal counts", "pass"), ("2 picks: only the named ones", "fail")]
+    assert entry(subject, entry.params.model_validate({"min": 2})).status.value == "pass"
+
+
+def test_a_name_after_a_filler_is_taken_when_it_is_clearly_one() -> None:
+    answer = "第一款是 Bose QC Ultra，降噪最强；第二款是 AirPods Pro 2，苹果生态；第三款呢，Sony WH-1000XM5，续航长。"
+    found = extract(answer)
+    assert [item.name for item in found.items][-1] == "Sony WH-1000XM5" and found.unread_picks == 0
