@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, model_validator
 
@@ -11,6 +11,9 @@ from gate.subject import Subject
 from gate.text import units
 from gate.text.item import Item
 from gate.verdict import Outcome, Reading, Status
+
+if TYPE_CHECKING:
+    from gate.text.prices import Price
 
 
 def _names(items: tuple[Item, ...] | list[Item], limit: int = 6) -> str:
@@ -100,6 +103,9 @@ class ItemsPriceParams(Params):
     min: float | None = None
     missing: Literal["fail", "ignore"] = "fail"
     """An item with no stated price fails by default, so silence is not a pass."""
+    per: Literal["item", "person"] = "item"
+    """person: the bound is a head's ("人均 ≤ 300"), so a price for a stated party ("4 人套餐 ¥1,088")
+    is shared among it."""
 
     @model_validator(mode="after")
     def _bounded(self) -> ItemsPriceParams:
@@ -110,6 +116,14 @@ class ItemsPriceParams(Params):
 
 def _fmt(value: float) -> str:
     return f"{value:g}"
+
+
+def _priced(price: Price, per: str) -> tuple[float, str]:
+    """The price against the bound, and how a detail shows it ("¥1,088 for 4 = 272 a head")."""
+    if per == "person" and price.party > 1:
+        share = round(price.value / price.party, 1)
+        return share, f"{price.text} for {price.party} = {_fmt(share)} a head"
+    return price.value, price.text
 
 
 @checker("items:price", ItemsPriceParams, "every item's stated price (ranges by their upper end) is within the bound")
@@ -124,12 +138,13 @@ def items_price(subject: Subject, params: ItemsPriceParams) -> Outcome:
                 problems.append(f"'{quote(item.name, 16)}' states no price")
             continue
         for price in item.prices:
-            if params.max is not None and price.value > params.max:
-                problems.append(f"'{quote(item.name, 16)}' {price.text} > {_fmt(params.max)}")
-            if params.min is not None and price.value < params.min:
-                problems.append(f"'{quote(item.name, 16)}' {price.text} < {_fmt(params.min)}")
+            value, shown = _priced(price, params.per)
+            if params.max is not None and value > params.max:
+                problems.append(f"'{quote(item.name, 16)}' {shown} > {_fmt(params.max)}")
+            if params.min is not None and value < params.min:
+                problems.append(f"'{quote(item.name, 16)}' {shown} < {_fmt(params.min)}")
     if problems:
         return Outcome.failed(f"{len(problems)} price problem(s): " + "; ".join(problems[:4]), tuple(problems))
-    priced = [p.value for item in items for p in item.prices]
+    priced = [_priced(p, params.per)[0] for item in items for p in item.prices]
     span = f" ({_fmt(min(priced))}–{_fmt(max(priced))})" if priced else ""
     return Outcome.passed(f"all {len(items)} items priced within bounds{span}")

@@ -17,7 +17,9 @@ from collections import Counter
 from dataclasses import replace
 
 from gate import lexicon
+from gate.lexicon import charset
 from gate.text.cues import BULLET_RE, notes_label
+from gate.text.deferred import deferred
 from gate.text.item import Item, ItemList
 from gate.text.markdown import MarkdownDoc
 from gate.text.prices import find_prices
@@ -63,6 +65,8 @@ def read_cards(found: ItemList, doc: MarkdownDoc) -> ItemList:
     if not blocks:
         return found
     entries = [item for block in blocks for item in block]
+    if all(_priced_pick(doc.lines[item.line - 1]) for item in entries if 0 < item.line <= len(doc.lines)):
+        return found  # "🥟 【钟水饺】… ｜券后 ¥19.9" line after line: a pick each, whatever the glyphs
     shaped = [block for block in blocks if len(block) > 1]
     same_head = len({glyphs[block[0].line] for block in shaped}) == 1
     same_tail = len({tuple(glyphs[item.line] for item in block[1:]) for block in shaped}) == 1
@@ -86,6 +90,17 @@ def read_cards(found: ItemList, doc: MarkdownDoc) -> ItemList:
                     current.append(item)
             cards.append(_card(current))
     return replace(found, items=tuple(cards))
+
+
+# A line that opens with a marked name — 【钟水饺】, **Bose QC Ultra** — after its glyph.
+_marked_name_re = deferred(lambda: rf"\s*(?:\*\*|{charset('label_open')})")
+
+
+def _priced_pick(line: str) -> bool:
+    """The line names a pick and prices it: a pick of its own, not a card's name or detail line."""
+    glyph = BULLET_RE.match(line)
+    rest = line[glyph.end():] if glyph else line
+    return _marked_name_re().match(rest) is not None and bool(find_prices(rest))
 
 
 def _remark(text: str) -> bool:

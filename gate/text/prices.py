@@ -19,6 +19,7 @@ from gate import lexicon
 from gate.lexicon import LINE_BREAK, WHITESPACE, charset, source
 from gate.text.amounts import in_ten_thousands, in_thousands, price_re, value
 from gate.text.deferred import deferred
+from gate.text.numerals import to_int
 from gate.text.terms import nfkc
 
 _foreign_before_re = deferred(lambda: rf"{source('foreign_currency_before')}\s*$")  # $ is dollars, ¥ is yuan
@@ -47,6 +48,8 @@ class Price:
 
     value: float
     text: str
+    party: int = 1
+    """How many people the price is for, when it says ("4 人套餐 ¥1,088", "双人餐 ¥198")."""
 
 
 # A launch price (``launch_price_before``) is the item's price only when the answer gives no current
@@ -161,4 +164,25 @@ def find_prices(text: str, *, bare_number_is_price: bool = False) -> list[Price]
     own = [c for c in money if lexicon.pattern("other_product_after").match(text, c.match.end()) is None]
     money = own or money
     current = [c for c in money if not c.launch]
-    return [Price(c.value, c.text) for c in (current or money)]
+    return [Price(c.value, c.text, _party(text, c.match)) for c in (current or money)]
+
+
+# A party size in the price's clause: "【商务 4 人套餐】券后 ¥1,088", "¥1,088（4 人份）", "双人餐 ¥198".
+_party_re = deferred(lambda: rf"(?:(?P<size>\d{{1,2}}|(?:{source('cn_digit')}|{source('cn_ten')}){{1,3}})\s*"
+                             rf"|(?P<pair>{source('party_pair')})){source('party_meal')}")
+_PARTY_BEFORE = 16
+_PARTY_AFTER = 10
+
+
+def _party(text: str, match: re.Match[str]) -> int:
+    """The party the price at ``match`` is for: the nearest party size in its clause, else 1."""
+    window = text[max(0, match.start() - _PARTY_BEFORE):match.start()]
+    ends = list(_clause_end_re().finditer(window))
+    before = list(_party_re().finditer(window[ends[-1].end():] if ends else window))
+    after = _party_re().search(text[match.end():match.end() + _PARTY_AFTER])
+    found = before[-1] if before else after
+    if found is None:
+        return 1
+    size = 2 if found.group("pair") else to_int(found.group("size"))
+    return size if size and 1 < size <= 20 else 1
+

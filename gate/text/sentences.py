@@ -64,7 +64,8 @@ def _list_marker() -> str:
             rf"|{source('cn_ordinal_numeral')}{{1,3}}{charset('enumeration_comma')})")
 
 
-_list_line_re = deferred(lambda: rf"\n(?=[ \t]*{_list_marker()})")
+# A blank line ends a paragraph, and the sentence in it with no end mark ("👉 点击下方卡片领券～").
+_list_line_re = deferred(lambda: rf"\n(?=[ \t]*{_list_marker()})|\n[ \t]*(?=\n)")
 # One whitespace run before the marker: "\s*[ \t]*" would split a long run every possible way.
 _leading_marker_re = deferred(lambda: rf"\s*{_list_marker()}")
 

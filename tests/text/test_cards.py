@@ -26,6 +26,12 @@ def read(answer: str) -> list[tuple[str, list[float]]]:
                  [("安吉江南天池", []), ("莫干山", [])], id="a title over lines sharing a glyph"),
     pytest.param("🏮 **京兆尹**\n💰 人均 ¥268\n📍 五道营胡同 2 号\n\n⚠️ 说明：人均 300 元偏紧\n",
                  [("京兆尹", [268.0])], id="one card, every glyph different, a remark under it"),
+    pytest.param("几个人气团购👇\n\n🥟 【钟水饺】红油水饺 2 份｜券后 ¥19.9\n🐰 【老妈兔头】麻辣兔头 3 个｜券后 ¥36\n"
+                 "🍲 【大龙燚火锅】经典 2 人餐｜券后 ¥198\n",
+                 [("【钟水饺】红油水饺 2 份", [19.9]), ("【老妈兔头】麻辣兔头 3 个", [36.0]), ("【大龙燚火锅】经典 2 人餐", [198.0])],
+                 id="every line names and prices its own pick, whatever the glyphs"),
+    pytest.param("🍽️ **四季民福烤鸭店**\n🎫 【商务 4 人套餐】券后 ¥1,088\n🏯 包间窗外就是故宫角楼\n",
+                 [("四季民福烤鸭店", [1088.0])], id="a card whose detail line prices a package"),
 ])
 def test_cards(answer: str, expected: list[tuple[str, list[float]]]) -> None:
     assert read(answer) == expected

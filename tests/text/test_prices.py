@@ -26,3 +26,29 @@ def test_model_number_before_a_price() -> None:
     assert [p.text for p in find_prices("小米14 3999元")] == ["3999元"]
 
 
+
+
+@pytest.mark.parametrize(("text", "party"), [
+    ("🎫 【商务 4 人套餐】券后 ¥1,088（含整只烤鸭）", 4),
+    ("券后 ¥1,088（四人份）", 4),
+    ("经典 2 人餐｜券后 ¥198", 2),
+    ("双人套餐 298 元", 2),
+    ("人均 280 元", 1),
+    ("三人餐吃不完，人均 120 元", 1),  # the party is in another clause
+])
+def test_a_price_for_a_stated_party_says_how_many_it_is_for(text: str, party: int) -> None:
+    (price,) = find_prices(text)
+    assert price.party == party
+
+
+def test_a_per_person_bound_shares_a_party_price_and_a_per_item_bound_does_not() -> None:
+    from gate.checkers import REGISTRY
+    from gate.subject import Subject
+    from gate.trajectory import Trajectory
+
+    entry = REGISTRY["items:price"]
+    subject = Subject(Trajectory(case_id="c", group="A", run=0,
+                                 final_answer="推荐**四季民福烤鸭店（故宫店）**：【商务 4 人套餐】券后 ¥1,088（4 人份）。"))
+    per_person = entry(subject, entry.params.model_validate({"max": 300, "per": "person"}))
+    assert per_person.status.value == "pass" and "272" in per_person.detail
+    assert entry(subject, entry.params.model_validate({"max": 300})).status.value == "fail"

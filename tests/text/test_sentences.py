@@ -26,3 +26,10 @@ def test_an_embedded_quotation_does_not_end_the_sentence() -> None:
     assert len(split_sentences("苹果官网写着「最快的 iPhone」。它的续航也更长。")) == 2
 
 
+
+
+
+def test_a_blank_line_ends_a_sentence_without_an_end_mark() -> None:
+    answer = "钟水饺皮薄馅嫩。\n👉 点击下方卡片领券，到店更划算～\n\n担担面挂满酱汁。\n👉 点击下方卡片领券，到店更划算～\n\n冒菜一人份。"
+    assert split_sentences(answer) == ["钟水饺皮薄馅嫩。", "👉 点击下方卡片领券，到店更划算～", "担担面挂满酱汁。",
+                                       "👉 点击下方卡片领券，到店更划算～", "冒菜一人份。"]
