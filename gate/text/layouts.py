@@ -83,6 +83,28 @@ def single_pick(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemLi
         start = block.text.find(name)
         text = "\n".join([block.text[start:] if start >= 0 else block.text, *_referring(doc, block)])
         return ItemList("single", (make_item(text.split("\n", 1)[0], text, block.line, name),), block.line)
+    return _spoken_pick(doc)
+
+
+# "我推荐京兆尹雍和宫店，四合院的环境…", "第二家可以考虑四季民福故宫店": the clause after a spoken
+# recommendation, read as a name when it is one.
+_spoken_re = deferred(lambda: rf"(?:{source('speaks_a_pick')}|{source('names_a_pick')})\s*(?P<name>"
+                              rf"{charset('comma', 'full_stop', 'semicolon', 'colon', 'exclamation_mark', also=LINE_BREAK, negated=True)}{{2,24}})")
+
+
+def _spoken_pick(doc: MarkdownDoc) -> ItemList | None:
+    """The picks plain prose names after a spoken recommendation (no markup): shops, places, models —
+    the first after 我推荐 / 首推, a backup after 可以考虑; each runs to the next."""
+    for block in doc.flow:
+        found = [m for m in _spoken_re().finditer(block.text) if namelike(m.group("name").strip())] \
+            if block.kind == "paragraph" else []
+        if not found:
+            continue
+        ends = [m.start() for m in found[1:]] + [len(block.text)]
+        items = [make_item(m.group("name").strip(), block.text[m.start("name"):end], block.line, m.group("name").strip())
+                 for m, end in zip(found, ends, strict=True)]
+        items[-1] = make_item(items[-1].name, "\n".join([items[-1].text, *_referring(doc, block)]), block.line, items[-1].name)
+        return ItemList("single" if len(items) == 1 else "prose", tuple(items), block.line)
     return None
 
 # A paragraph that goes on about the one recommendation ("这家是四合院式的京菜馆……人均 200-250 元").

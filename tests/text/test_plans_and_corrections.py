@@ -106,3 +106,14 @@ def test_a_name_after_a_filler_is_taken_when_it_is_clearly_one() -> None:
     answer = "第一款是 Bose QC Ultra，降噪最强；第二款是 AirPods Pro 2，苹果生态；第三款呢，Sony WH-1000XM5，续航长。"
     found = extract(answer)
     assert [item.name for item in found.items][-1] == "Sony WH-1000XM5" and found.unread_picks == 0
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    pytest.param("商务宴请的话，我推荐京兆尹雍和宫店，有独立包间，人均大概 280 元。如果订不到，第二家可以考虑四季民福故宫店，人均 250 元。",
+                 [("京兆尹雍和宫店", [280.0]), ("四季民福故宫店", [250.0])], id="a pick and a backup, each to the next"),
+    pytest.param("推荐您选联想 IdeaPad 1，999 元，上网课够用。", [("联想 IdeaPad 1", [999.0])], id="a model"),
+    pytest.param("我不推荐你去全聚德前门店，太挤了。", [], id="a declined one is no pick"),
+    pytest.param("我推荐先想清楚预算，再去店里试试。", [], id="advice names no pick"),
+])
+def test_picks_spoken_in_plain_prose(answer: str, expected: list[tuple[str, list[float]]]) -> None:
+    assert [(item.name, [p.value for p in item.prices]) for item in extract(answer).items] == expected
