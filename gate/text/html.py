@@ -37,6 +37,11 @@ def first_tag(text: str) -> tuple[int, str] | None:
     return text.count("\n", 0, found.start()) + 1, found.group(0)[:40]
 
 
+# Lists left open nest every later one deeper: past this depth they are written at it, so a
+# thousand unclosed <ul> do not indent every line by thousands of spaces (quadratic text).
+_DEEPEST_LIST = 8
+
+
 @dataclass
 class _Table:
     rows: list[list[tuple[str, int, int]]] = field(default_factory=list)
@@ -143,7 +148,7 @@ class _Reader(HTMLParser):
         elif tag == "li" and self.lists:
             ordered, count = self.lists[-1]
             self.lists[-1][1] = count + 1
-            indent = "   " * (len(self.lists) - 1)
+            indent = "   " * min(len(self.lists) - 1, _DEEPEST_LIST)
             self._write(f"\n{indent}{count + 1}. " if ordered else f"\n{indent}- ")
         elif tag in ("b", "strong"):
             self._write("**")

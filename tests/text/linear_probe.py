@@ -76,6 +76,14 @@ def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
         # many short runs, each numbering again from 1: a run's last entry once read to the end of the answer
         "restarting-runs": "1、甲\n\n2、乙\n\n3、丙\n\n", "mixed-markers": "1. 甲\n2) 乙\n3、丙 1 元\n\n",
         "summary-rows": "| 型号 | 价格 |\n|---|---|\n| 甲 | 1 元 |\n| 合计 | 1 元 |\n\n",
+        # the readers of later styles: HTML, reasoning, cards, alternatives, prose ordinals, spoken picks
+        "html-tables": "<table><tr><td>甲</td><td>1 元</td></tr>", "html-lists": "<ul><li>甲<li>乙 1 元</li>",
+        "think-blocks": "<think>1. 甲\n</think>\n", "unclosed-think": "<think>推荐 3 款：",
+        "cards": "🎧 Bose QC\n💰 券后 ¥2,699｜好\n", "coupon-lines": "🥟 【甲】2 份｜券后 ¥19.9\n",
+        "alternatives": "1. 甲 / 乙 或 丙\n", "backups": "首选 **甲**，人均 1 元；备选 **乙**；",
+        "prose-ordinals": "第一款推荐甲 X1，约 1 元；第二款是乙，", "ordinal-fillers": "第三个嘛，魔都其实也不错，",
+        "spoken-picks": "我推荐京兆尹雍和宫店，可以考虑四季民福故宫店，", "party-prices": "4 人套餐 ¥1,088（4 人份）",
+        "plans": "我先梳理一下思路：\n\n1. 明确需求\n", "disguised-terms": "S.o.n.y s0ny 索 尼 ",
     }
     def judge_all(trajectory: Trajectory) -> None:
         subject = Subject(trajectory)

@@ -102,3 +102,8 @@ def test_a_closed_reasoning_block_is_set_apart_from_the_answer_judged() -> None:
     assert check("items:count", thinking + answer, exact=3)[0] == "pass"
     unclosed = "<think>\nSony is out\n" + answer  # ran out of tokens while thinking: all of it was answered
     assert subject(unclosed).answer == unclosed and check("terms:forbidden", unclosed, groups=["sony"])[0] == "fail"
+
+
+def test_lists_left_open_do_not_indent_every_later_line_deeper() -> None:
+    hostile = "<ul><li>甲" * 2000  # each list opened inside the last, none closed
+    assert len(as_markdown(hostile)) < 100_000  # one indent level per list would be 6 million spaces
