@@ -140,3 +140,14 @@ def demo_in_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     """The demo agent answers in this process unless the test is ``e2e`` (one real subprocess per call)."""
     if request.node.get_closest_marker("e2e") is None:
         answer_demo_in_process(monkeypatch)
+
+
+@pytest.fixture
+def signals_restored() -> Iterator[None]:
+    """A test may take SIGINT and SIGTERM as a gate process does; the suite's own handlers come back."""
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)

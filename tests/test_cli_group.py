@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import gc
-import signal
-from collections.abc import Iterator
 
 import click
 import pytest
@@ -36,17 +34,6 @@ def test_a_command_runs_with_the_collector_thresholds_and_leaves_them_as_they_we
         assert result.exit_code == code, result.output
         assert seen == [COLLECTOR_THRESHOLDS]
         assert gc.get_threshold() == before != COLLECTOR_THRESHOLDS
-
-
-@pytest.fixture
-def signals_restored() -> Iterator[None]:
-    """The process entry point takes SIGINT and SIGTERM for the process; the suite gets its own back."""
-    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
 
 
 @pytest.mark.usefixtures("signals_restored")

@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -78,18 +77,7 @@ def test_outside_the_main_thread_no_handler_is_installed() -> None:
     assert seen == [False, before]
 
 
-@pytest.fixture
-def stop_handlers_restored() -> Iterator[None]:
-    """The test may take SIGINT and SIGTERM as a gate process does; the suite's handlers come back."""
-    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
-
-
-@pytest.mark.usefixtures("stop_handlers_restored")
+@pytest.mark.usefixtures("signals_restored")
 def test_settled_stops_are_too_late_and_the_process_keeps_their_handler() -> None:
     take_stop_signals()
     with stop_requests() as unsettled:  # not settled (an input error): the process's handler is back
@@ -104,7 +92,7 @@ def test_settled_stops_are_too_late_and_the_process_keeps_their_handler() -> Non
         signal.raise_signal(signal.SIGTERM)
 
 
-@pytest.mark.usefixtures("sigint_ignored", "stop_handlers_restored")
+@pytest.mark.usefixtures("sigint_ignored", "signals_restored")
 def test_a_gate_process_takes_the_stop_signals_even_when_they_were_ignored() -> None:
     take_stop_signals()
     with pytest.raises(KeyboardInterrupt):  # the command line makes it exit 130

@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from gate.cli import main
 from tests.casefiles import case_yaml
+from tests.commands.cli import invoke
 
 GROUPS = "A: {skill_enabled: false}\nB: {skill_enabled: true, active_skills: [s]}"
 
@@ -37,11 +36,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
               "baseline": "baselines/main.json", "out_dir": "gate-results"}
     (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     return tmp_path
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def without_durations(path: Path) -> dict:

@@ -8,9 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from gate.cli import main
+from tests.commands.cli import invoke
 
 CASE = """\
 id: SUP-01
@@ -55,11 +54,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
               "baseline": "baselines/main.json", "out_dir": "gate-results"}
     (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     return tmp_path
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_a_refund_in_a_third_of_the_runs_fails_every_pull_request_that_made_one(

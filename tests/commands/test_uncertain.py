@@ -13,11 +13,10 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from click.testing import CliRunner
 
-from gate.cli import main
 from tests.casefiles import case_yaml
 from tests.commands import unsure_agent
+from tests.commands.cli import invoke
 
 GROUPS = "A: {skill_enabled: false}\nB: {skill_enabled: true, active_skills: [s]}"
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,11 +43,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
               "baseline": "baselines/main.json", "out_dir": "gate-results"}
     (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     return tmp_path
-
-
-def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def results(project: Path) -> dict[str, Any]:

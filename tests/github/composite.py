@@ -107,12 +107,7 @@ def run_action(action_file: Path, *, inputs: dict[str, str], github: dict[str, s
         if "uses" in step:
             steps.append(StepRun(name, uses=step["uses"]))
             continue
-        output_file = runner_temp / f"output-{index}"
-        output_file.write_text("", encoding="utf-8")
-        script = runner_temp / f"step-{index}.sh"
-        script.write_text(step["run"], encoding="utf-8")
-        step_env = {**env, **{k: context.substitute(str(v)) for k, v in step.get("env", {}).items()},
-                    "GITHUB_OUTPUT": str(output_file)}
+        script, output_file, step_env = prepare_step(runner_temp, index, step, env, context)
         cwd = workspace / context.substitute(step.get("working-directory", "."))
         assert step["shell"] == "bash"
         done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=cwd,
@@ -126,6 +121,18 @@ def run_action(action_file: Path, *, inputs: dict[str, str], github: dict[str, s
             failed = result
     outputs = {name: context.substitute(str(o["value"])) for name, o in spec.get("outputs", {}).items()}
     return ActionRun(steps, outputs, failed)
+
+
+def prepare_step(runner_temp: Path, index: int, step: dict[str, Any], env: dict[str, str],
+                 context: Context) -> tuple[Path, Path, dict[str, str]]:
+    """A `run:` step as a runner sets it up: its script, an empty GITHUB_OUTPUT file, its environment."""
+    output_file = runner_temp / f"output-{index}"
+    output_file.write_text("", encoding="utf-8")
+    script = runner_temp / f"step-{index}.sh"
+    script.write_text(step["run"], encoding="utf-8")
+    step_env = {**env, **{k: context.substitute(str(v)) for k, v in step.get("env", {}).items()},
+                "GITHUB_OUTPUT": str(output_file)}
+    return script, output_file, step_env
 
 
 def base_env(bin_dir: Path) -> dict[str, str]:

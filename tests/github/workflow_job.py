@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .composite import Context, StepRun, outputs_of
+from .composite import Context, StepRun, outputs_of, prepare_step
 
 SHELLS = {"bash": ["bash", "--noprofile", "--norc", "-eo", "pipefail"]}
 """`shell: bash` as the runner runs it (`{0}`: the script file)."""
@@ -57,12 +57,7 @@ def job_runner(workflow: dict[str, Any], job: str, *, context: Context, env: dic
                 (instead or {}).get(name, act)(step)
                 result.steps.append(StepRun(name, uses=step.get("uses")))
                 continue
-            output_file = runner_temp / f"output-{index}"
-            output_file.write_text("", encoding="utf-8")
-            script = runner_temp / f"step-{index}.sh"
-            script.write_text(step["run"], encoding="utf-8")
-            step_env = {**env, **{k: context.substitute(str(v)) for k, v in step.get("env", {}).items()},
-                        "GITHUB_OUTPUT": str(output_file)}
+            script, output_file, step_env = prepare_step(runner_temp, index, step, env, context)
             process = subprocess.Popen([*shell, str(script)], cwd=workspace, env=step_env, stdin=subprocess.DEVNULL,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                        start_new_session=True)

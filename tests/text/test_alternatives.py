@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gate.checkers import REGISTRY
-from gate.subject import Subject
 from gate.text.items import extract
-from gate.trajectory import Trajectory
+from tests.conftest import run_checker
 
 
 def names(answer: str) -> list[str]:
@@ -45,13 +43,11 @@ def test_slashes_and_or_words_that_join_no_picks(answer: str, expected: list[str
 
 def test_a_bare_slash_that_decides_the_count_is_uncertain_with_both_readings() -> None:
     answer = "| 景点 | 区域 |\n|---|---|\n" + "".join(f"| 景点{i} | 区域 |\n" for i in range(8)) + "| 乌布皇宫/圣猴森林公园 | 乌布 |\n"
-    entry = REGISTRY["items:count"]
-    subject = Subject(Trajectory(case_id="c", group="A", run=0, final_answer=answer))
-    outcome = entry(subject, entry.params.model_validate({"min": 10}))
+    outcome = run_checker("items:count", {"min": 10}, answer)
     assert outcome.status.value == "uncertain"
     assert [(r.label, r.verdict.value) for r in outcome.readings] == [
         ("10 picks: a slash between two names offers both", "pass"), ("9 picks: each entry one pick", "fail")]
-    decided = entry(subject, entry.params.model_validate({"min": 5}))
+    decided = run_checker("items:count", {"min": 5}, answer)
     assert decided.status.value == "pass"  # both readings agree: no doubt to record
 
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gate.checkers import REGISTRY
-from gate.subject import Subject
 from gate.text.items import extract
-from gate.trajectory import Trajectory
+from tests.conftest import run_checker
 
 
 def names(answer: str) -> list[str]:
@@ -93,13 +91,11 @@ def test_picks_named_by_prose_ordinals_sentence_by_sentence(answer: str, expecte
 def test_an_ordinal_that_names_no_clear_pick_leaves_a_count_it_decides_uncertain(answer: str) -> None:
     found = extract(answer)
     assert len(found) == 3 and found.unread_picks == 1  # its clause stands as the name: a term check still sees it
-    entry = REGISTRY["items:count"]
-    subject = Subject(Trajectory(case_id="c", group="A", run=0, final_answer=answer))
-    outcome = entry(subject, entry.params.model_validate({"exact": 3}))
+    outcome = run_checker("items:count", {"exact": 3}, answer)
     assert outcome.status.value == "uncertain"
     assert [(r.label, r.verdict.value) for r in outcome.readings] == [
         ("3 picks: the ordinal counts", "pass"), ("2 picks: only the named ones", "fail")]
-    assert entry(subject, entry.params.model_validate({"min": 2})).status.value == "pass"
+    assert run_checker("items:count", {"min": 2}, answer).status.value == "pass"
 
 
 def test_a_name_after_a_filler_is_taken_when_it_is_clearly_one() -> None:

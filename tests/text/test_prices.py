@@ -42,13 +42,9 @@ def test_a_price_for_a_stated_party_says_how_many_it_is_for(text: str, party: in
 
 
 def test_a_per_person_bound_shares_a_party_price_and_a_per_item_bound_does_not() -> None:
-    from gate.checkers import REGISTRY
-    from gate.subject import Subject
-    from gate.trajectory import Trajectory
+    from tests.conftest import run_checker
 
-    entry = REGISTRY["items:price"]
-    subject = Subject(Trajectory(case_id="c", group="A", run=0,
-                                 final_answer="推荐**四季民福烤鸭店（故宫店）**：【商务 4 人套餐】券后 ¥1,088（4 人份）。"))
-    per_person = entry(subject, entry.params.model_validate({"max": 300, "per": "person"}))
+    answer = "推荐**四季民福烤鸭店（故宫店）**：【商务 4 人套餐】券后 ¥1,088（4 人份）。"
+    per_person = run_checker("items:price", {"max": 300, "per": "person"}, answer)
     assert per_person.status.value == "pass" and "272" in per_person.detail
-    assert entry(subject, entry.params.model_validate({"max": 300})).status.value == "fail"
+    assert run_checker("items:price", {"max": 300}, answer).status.value == "fail"
