@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 from gate.checkers.base import CountBounds, Params, checker, quote
 from gate.subject import Subject
 from gate.text import units
-from gate.text.item import Item
+from gate.text.item import Item, ItemList
 from gate.verdict import Outcome, Reading, Status
 
 if TYPE_CHECKING:
@@ -60,7 +60,21 @@ def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
         return _two_counts(params, names, f"{len(found)} or {named} items ({found.source}): the last ordinal names no clear pick ('{last}')",
                            ("the ordinal counts", f"the last ordinal announces a pick ('{last}')"),
                            (named, "only the named ones", "the last ordinal's clause names nothing the reader can take"))
-    return Outcome.of(params.admits(len(found)), detail, names)
+    also = found.also_read
+    if also:
+        shown = "; ".join(f"{a.describe()} ({a.why})" for a in also[:2])
+        detail += f"; also read: {shown}"
+    return Outcome.of(params.admits(len(found)), detail, names, _on_record(found, params))
+
+
+def _on_record(found: ItemList, params: ItemsCountParams) -> tuple[Reading, ...]:
+    """The reading counted and the structures read beside it, each with the verdict it would give."""
+    if not found.also_read:
+        return ()
+    chosen = Reading(label=f"{len(found)} items from the {found.source} at line {found.line}",
+                     verdict=_verdict(params, len(found)), why=found.chosen or "the picks", chosen=True)
+    return (chosen, *(Reading(label=a.describe(), verdict=_verdict(params, a.entries), why=f"set aside: {a.why}")
+                      for a in found.also_read))
 
 
 class ItemsLengthParams(Params):

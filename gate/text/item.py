@@ -52,6 +52,19 @@ class Entity:
 
 
 @dataclass(frozen=True)
+class AlsoRead:
+    """A structure read beside the picks: what it is, where, how many entries, and why it is not them."""
+
+    source: str
+    line: int
+    entries: int
+    why: str
+
+    def describe(self) -> str:
+        return f"{self.entries} entr{'y' if self.entries == 1 else 'ies'} of the {self.source} at line {self.line}"
+
+
+@dataclass(frozen=True)
 class ItemList:
     """The items of the main structure and where they came from.
 
@@ -62,7 +75,8 @@ class ItemList:
     source: str
     items: tuple[Item, ...] = ()
     line: int = 0
-    others: tuple[str, ...] = field(default=())
+    also_read: tuple[AlsoRead, ...] = field(default=())
+    """The other structures read, and why each is not the picks (on the record of a count)."""
     hand_lists: tuple[tuple[int, str], ...] = ()
     """(line, numbered | bullets) where numbered lines ("1、") or bullet glyphs ("•") form a list
     without Markdown syntax."""
@@ -71,6 +85,8 @@ class ItemList:
     extras: int = 0
     """How many of ``items``, at the end, were recommended outside the main structure (「另外，X 也值得
     考虑」, 「备选：…」, a later section of other picks, a budget table naming one more)."""
+    chosen: str = ""
+    """Why these are the picks: "a lead-in states their count", "the list a correction gives", …"""
     unsure_picks: int = 0
     """Of ``items``, how many come from reading an entry's bare slash as alternatives ("乌布皇宫 /
     圣猴森林公园"): a count they change is uncertain (see :mod:`gate.text.alternatives`)."""

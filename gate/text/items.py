@@ -23,23 +23,19 @@ import heapq
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
-from gate.lexicon import charset
 from gate.text.alternatives import expand as expand_alternatives
-from gate.text.asides import aside, corrected_list, led_by, without_offers
+from gate.text.asides import aside, corrected_list, without_offers
 from gate.text.cards import read_cards
 from gate.text.cues import (
     attribute,
-    criteria_lead,
     notes_label,
-    notes_lead,
     stated_count,
     strip_marker,
 )
-from gate.text.deferred import deferred
 from gate.text.entities import read as read_entities
 from gate.text.entities import recommended
 from gate.text.extras import extra_items
-from gate.text.item import Item, ItemList
+from gate.text.item import AlsoRead, Item, ItemList
 from gate.text.jsonanswer import main_array, parse_answer
 from gate.text.layouts import (
     attributes_only,
@@ -54,6 +50,7 @@ from gate.text.layouts import (
 from gate.text.markdown import Block, ListBlock, MarkdownDoc
 from gate.text.runs import Run, Unit, find_runs, units
 from gate.text.sections import grouped_lists, role, sub_run
+from gate.text.set_aside import criteria, notes, questions, why_set_aside
 from gate.text.tables import fenced_arrays, from_table, json_items
 from gate.text.terms import fold
 
@@ -78,16 +75,6 @@ def _from_run(run: Run) -> list[Item]:
 
 
 _RUN_SOURCES = {"numbered": "numbered", "bold": "bold", "bullets": "bullets", "headings": "headings"}
-
-
-def _notes(all_units: list[Unit], line: int) -> bool:
-    """True when the candidate at ``line`` is led by a notes label ("选购建议：" "### 怎么选？"), by a
-    line introducing advice, criteria or exclusions ("买之前可以留意这几点："), by a plan ("我先梳理一下
-    思路：") or by an offer of more help ("如果需要，我还可以：")."""
-    lead = lead_units(all_units, line)
-    if any(led_by(u.text, "correction_lead") for u in lead):
-        return False  # "等等，去掉第 4 款，最终推荐：" sets the draft's extra aside and gives the picks again
-    return any(notes_label(u.text) for u in lead) or (bool(lead) and notes_lead(lead[0].text)) or aside(lead)
 
 
 def _list_candidate(lists: list[ListBlock]) -> ItemList:
@@ -200,20 +187,6 @@ def _main(candidates: list[ItemList]) -> ItemList:
     return best
 
 
-def _criteria(all_units: list[Unit], line: int) -> bool:
-    """The candidate at ``line`` lists selection criteria ("先从这几个角度想一想："), not items."""
-    lead = lead_units(all_units, line)
-    return bool(lead) and criteria_lead(lead[0].text)
-
-
-_question_re = deferred(lambda: charset("question_mark") + r"\s*$")
-
-
-def _questions(candidate: ItemList) -> bool:
-    """Every entry a question to the user ("能吃辣吗？" "大概住在哪个区域？"): a clarification, not items."""
-    return bool(candidate.items) and all(_question_re().search(item.text.split("\n", 1)[0]) for item in candidate.items)
-
-
 def _stated(candidates: list[ItemList], all_units: list[Unit]) -> ItemList | None:
     """The candidate right after a lead-in announcing its count ("推荐这 3 款：" then 3 entries),
     whatever larger list follows (must-order dishes, a packing list)."""
@@ -238,15 +211,15 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
         (r.line, r.kind) for r in runs if r.lines_only and r.kind in ("numbered", "bullets") and not r.outline
     )
     described = [c for c in candidates if not attributes_only(c) and not clauses_of_a_named_lead(c, all_units)]
-    main = [c for c in described if c.items and not _notes(all_units, c.line) and not _questions(c)]
+    main = [c for c in described if c.items and not notes(all_units, c.line) and not questions(c)]
     if not main and len(described) == len(candidates):  # only notes: read them, unless one item is described
-        main = [c for c in described if not _questions(c) and not _criteria(all_units, c.line)
+        main = [c for c in described if not questions(c) and not criteria(all_units, c.line)
                 and not aside(lead_units(all_units, c.line))]  # a plan or an offer of more help holds no picks
     if not main:
         enumeration = None if candidates else (enumeration_lines(doc) or stated_inline(doc))
         if enumeration is not None:
             return replace(enumeration, hand_lists=hand)
-        single = single_pick(doc, all_units, [c for c in candidates if not _questions(c) and not _criteria(all_units, c.line)])
+        single = single_pick(doc, all_units, [c for c in candidates if not questions(c) and not criteria(all_units, c.line)])
         if single is None:
             return ItemList("none", (), hand_lists=hand)
         extras = extra_items(doc, single, [], {}) if single.source == "single" else []
@@ -255,7 +228,11 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
                                        unread_picks=single.unread_picks),
                               extras, [], {})
     corrected = corrected_list(main, all_units)
-    best = corrected or _stated(main, all_units) or _main(main)
+    stated = None if corrected else _stated(main, all_units)
+    best = corrected or stated or _main(main)
+    chosen = ("the list a correction gives" if corrected else "a lead-in states their count" if stated
+              else "the largest structure" if len(best.items) == max(len(c.items) for c in main)
+              else "named entries, before a list of unnamed clauses")
     spots = spot_items(best.items)
     best = replace(best, items=spots) if spots else best
     # a draft the correction replaces recommends nothing of its own: what it listed and the final list
@@ -265,9 +242,24 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     picks, unsure = expand_alternatives(without_offers(best.items))  # "A 或 B 都行": two picks in one entry
     best = replace(best, items=picks, unsure_picks=unsure)
     leads = {c.line: " ".join(u.text for u in reversed(lead_units(all_units, c.line))) for c in rest}
-    found = ItemList(best.source, best.items, best.line, tuple(f"{c.source}@{c.line}:{len(c.items)}" for c in rest),
-                     hand, best.by_columns, unsure_picks=best.unsure_picks, unread_picks=best.unread_picks)
+    found = ItemList(best.source, best.items, best.line, _also_read(candidates, best, corrected, all_units),
+                     hand, best.by_columns, chosen=chosen, unsure_picks=best.unsure_picks, unread_picks=best.unread_picks)
     return _with_entities(found, extra_items(doc, best, rest, leads), rest, leads)
+
+
+_ALSO_READ = 4  # the record names the largest few; the rest only add length
+
+
+def _also_read(candidates: list[ItemList], best: ItemList, corrected: ItemList | None,
+               all_units: list[Unit]) -> tuple[AlsoRead, ...]:
+    """The structures read beside ``best``, largest first, each with why it holds no picks."""
+    others = sorted((c for c in candidates if c.line != best.line and c.items), key=lambda c: -len(c.items))
+    found = []
+    for candidate in others[:_ALSO_READ]:
+        why = ("a draft the correction replaces" if corrected is not None and candidate.line < corrected.line
+               else why_set_aside(candidate, all_units) or "not the main structure")
+        found.append(AlsoRead(candidate.source, candidate.line, len(candidate.items), why))
+    return tuple(found)
 
 
 def _with_entities(main: ItemList, added: list[Item], rest: list[ItemList], leads: dict[int, str]) -> ItemList:

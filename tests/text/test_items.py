@@ -67,7 +67,8 @@ def test_a_rule_ends_an_items_section() -> None:
 def test_notes_list_loses_to_the_items_table() -> None:
     answer = "| 型号 | 价格 |\n|---|---|\n| A | 1 元 |\n| B | 2 元 |\n\n注意事项：\n- x\n- y\n- z\n"
     assert _summary(answer) == ("table", ["A", "B"])
-    assert "list@" in extract(answer).others[0]
+    (notes,) = extract(answer).also_read
+    assert (notes.source, notes.entries, notes.why) == ("list", 3, "notes: advice, a summary or exclusions")
 
 
 def test_a_notes_list_alone_is_still_the_list() -> None:
@@ -103,4 +104,4 @@ def test_nothing_structured() -> None:
 def test_a_table_inside_an_items_section_is_a_sub_point() -> None:
     answer = "## 1. A\n- 参数\n  | a | b |\n  |---|---|\n  | 1 | 2 |\n  | 3 | 4 |\n  | 5 | 6 |\n\n## 2. B\n- 人均 2 元\n"
     found = extract(answer)
-    assert (found.source, len(found), found.others) == ("numbered", 2, ())
+    assert (found.source, len(found), found.also_read) == ("numbered", 2, ())

@@ -113,3 +113,23 @@ def test_a_name_after_a_filler_is_taken_when_it_is_clearly_one() -> None:
 ])
 def test_picks_spoken_in_plain_prose(answer: str, expected: list[tuple[str, list[float]]]) -> None:
     assert [(item.name, [p.value for p in item.prices]) for item in extract(answer).items] == expected
+
+
+def test_a_count_records_the_reading_it_took_and_the_ones_it_set_aside() -> None:
+    answer = ("好的，我先梳理一下思路：\n\n1. 明确需求\n2. 筛选在售型号\n3. 说明亮点\n4. 给出推荐\n5. 总结\n\n推荐这 3 款：\n\n"
+              "- **Bose QC Ultra**：约 2999 元\n- **AirPods Pro 2**：约 1899 元\n- **FreeBuds Pro 4**：约 1299 元\n")
+    outcome = run_checker("items:count", {"exact": 3}, answer)
+    assert outcome.status.value == "pass"
+    assert outcome.detail.endswith("also read: 5 entries of the list at line 3 (a plan or an offer of more help)")
+    assert [(r.label, r.verdict.value, r.chosen, r.why) for r in outcome.readings] == [
+        ("3 items from the list at line 11", "pass", True, "a lead-in states their count"),
+        ("5 entries of the list at line 3", "fail", False, "set aside: a plan or an offer of more help")]
+
+
+def test_a_draft_a_correction_replaces_is_on_the_record_as_such() -> None:
+    answer = ("为您推荐：\n\n1. **Bose QC Ultra**：2999 元\n2. **AirPods Max**：3999 元\n3. **FreeBuds Pro 4**：1299 元\n"
+              "4. **Momentum 4**：2499 元\n\n等等，您要的是 3 款，去掉第 4 款，最终推荐：\n\n"
+              "- **Bose QC Ultra**\n- **AirPods Max**\n- **FreeBuds Pro 4**\n")
+    outcome = run_checker("items:count", {"exact": 3}, answer)
+    assert outcome.status.value == "pass" and outcome.readings[0].why == "the list a correction gives"
+    assert outcome.readings[1].why == "set aside: a draft the correction replaces"
