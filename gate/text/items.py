@@ -50,7 +50,7 @@ from gate.text.layouts import (
 from gate.text.markdown import Block, ListBlock, MarkdownDoc
 from gate.text.runs import Run, Unit, find_runs, units
 from gate.text.sections import grouped_lists, role, sub_run
-from gate.text.set_aside import criteria, notes, questions, why_set_aside
+from gate.text.set_aside import checked, criteria, notes, questions, why_set_aside
 from gate.text.tables import fenced_arrays, from_table, json_items
 from gate.text.terms import fold
 
@@ -212,6 +212,8 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     )
     described = [c for c in candidates if not attributes_only(c) and not clauses_of_a_named_lead(c, all_units)]
     main = [c for c in described if c.items and not notes(all_units, c.line) and not questions(c)]
+    ticked = [c for c in main if checked(c, doc)]  # "- ✅ 恰好 3 款": a checklist beside the picks
+    main = [c for c in main if not any(c is t for t in ticked)] if len(ticked) < len(main) else main
     if not main and len(described) == len(candidates):  # only notes: read them, unless one item is described
         main = [c for c in described if not questions(c) and not criteria(all_units, c.line)
                 and not aside(lead_units(all_units, c.line))]  # a plan or an offer of more help holds no picks
@@ -242,7 +244,7 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     picks, unsure = expand_alternatives(without_offers(best.items))  # "A 或 B 都行": two picks in one entry
     best = replace(best, items=picks, unsure_picks=unsure)
     leads = {c.line: " ".join(u.text for u in reversed(lead_units(all_units, c.line))) for c in rest}
-    found = ItemList(best.source, best.items, best.line, _also_read(candidates, best, corrected, all_units),
+    found = ItemList(best.source, best.items, best.line, _also_read(candidates, best, corrected, all_units, doc),
                      hand, best.by_columns, chosen=chosen, unsure_picks=best.unsure_picks, unread_picks=best.unread_picks)
     return _with_entities(found, extra_items(doc, best, rest, leads), rest, leads)
 
@@ -251,13 +253,13 @@ _ALSO_READ = 4  # the record names the largest few; the rest only add length
 
 
 def _also_read(candidates: list[ItemList], best: ItemList, corrected: ItemList | None,
-               all_units: list[Unit]) -> tuple[AlsoRead, ...]:
+               all_units: list[Unit], doc: MarkdownDoc) -> tuple[AlsoRead, ...]:
     """The structures read beside ``best``, largest first, each with why it holds no picks."""
     others = sorted((c for c in candidates if c.line != best.line and c.items), key=lambda c: -len(c.items))
     found = []
     for candidate in others[:_ALSO_READ]:
         why = ("a draft the correction replaces" if corrected is not None and candidate.line < corrected.line
-               else why_set_aside(candidate, all_units) or "not the main structure")
+               else why_set_aside(candidate, all_units, doc) or "not the main structure")
         found.append(AlsoRead(candidate.source, candidate.line, len(candidate.items), why))
     return tuple(found)
 

@@ -25,8 +25,9 @@ from tests.casefiles import repo_cases
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = ("blind.yaml", "blind-composed.yaml", "blind-entities.yaml", "blind-heldout.yaml", "blind-heldout-2.yaml",
            "blind-heldout-3.yaml", "blind-heldout-4.yaml", "blind-heldout-5.yaml", "blind-reasoning.yaml",
-           "blind-mixed.yaml", "blind-tables.yaml", "blind-heldout-6.yaml", "blind-heldout-7.yaml")
-"""Nine authors, nine briefs: layouts and wordings of the patterns in the issue; answers that
+           "blind-mixed.yaml", "blind-tables.yaml", "blind-heldout-6.yaml", "blind-heldout-7.yaml",
+           "blind-heldout-8.yaml")
+"""Ten authors, ten briefs: layouts and wordings of the patterns in the issue; answers that
 compose several structures (groups, tables, criteria lists, prose ordinals, rejected options);
 entities across structures — recommended, set aside or merely mentioned; three held-out samples
 of realistic answers across the case set, written to no pattern; a fourth on tool trajectories,
@@ -34,7 +35,8 @@ lengths, JSON and mixed scripts; a fifth on messy real-world layouts (mixed list
 summary rows, unclosed bold, CRLF, tabs); then three in styles none of those covered — reasoning
 models and function-calling agents, mixed language and markup, several picks per line and answers
 gaming the checks — and a sixth held-out sample across them; a seventh on the assistants of Chinese
-consumer apps (shopping cards, voice, support, productivity)."""
+consumer apps (shopping cards, voice, support, productivity); an eighth on research reports,
+business wrappers, checklists of the request, bilingual answers and parallel tool calls."""
 ENTRIES: list[dict[str, Any]] = [entry for name in CORPORA  # the C loader: read at collection, by every worker
                                  for entry in yaml.load(Path(__file__).with_name(name).read_text(encoding="utf-8"),
                                                         Loader=yaml.CSafeLoader)]
@@ -93,8 +95,9 @@ def test_the_rules_agree_with_the_blind_labels_on_all_but_the_listed() -> None:
     # The four later ones, first contact → now: reasoning 84 → 96 of 110 (11 disputed: they label a
     # <think> block as part of the answer; 3 known), mixed 56 → 105 of 110 (5 known), tables 75 → 108
     # of 110 (1 left uncertain, as it says; 1 known), held-out 6 105 → 122 of 130 (1 disputed, 1
-    # uncertain, 6 known), held-out 7 111 → 127 of 129 (1 left uncertain, as it says; 1 known)
-    assert len(ENTRIES) >= 1242 and len(agreed) >= len(ENTRIES) - 40
+    # uncertain, 6 known), held-out 7 111 → 127 of 129 (1 left uncertain, as it says; 1 known),
+    # held-out 8 121 → 128 of 129 (1 known)
+    assert len(ENTRIES) >= 1371 and len(agreed) >= len(ENTRIES) - 41
 
 
 def test_every_entry_labels_every_rule_constraint_of_its_case() -> None:

@@ -133,3 +133,31 @@ def test_a_draft_a_correction_replaces_is_on_the_record_as_such() -> None:
     outcome = run_checker("items:count", {"exact": 3}, answer)
     assert outcome.status.value == "pass" and outcome.readings[0].why == "the list a correction gives"
     assert outcome.readings[1].why == "set aside: a draft the correction replaces"
+
+
+@pytest.mark.parametrize(("answer", "expected", "why"), [
+    pytest.param("需求核对：\n- ✅ Markdown 列表格式\n- ✅ 恰好 3 款\n- ✅ 附参考价\n- ✅ 不要苹果\n\n推荐如下：\n\n"
+                 "- **ThinkPad X1 Carbon**：约 9999 元\n- **MateBook 14**：约 5999 元\n- **灵耀 14 Air**：约 6499 元\n",
+                 ["ThinkPad X1 Carbon", "MateBook 14", "灵耀 14 Air"], "a checklist of the request", id="a checklist lead-in"),
+    pytest.param("- ✅ 推荐 3 个城市\n- ✅ 适合周末游\n- ✅ 每个介绍 30 字以内\n- ❌ 不推荐北京、上海\n\n"
+                 "1. **苏州**：园林与平江路\n2. **杭州**：西湖骑行\n3. **南京**：梧桐与城墙\n",
+                 ["苏州", "杭州", "南京"], "a checklist of the request", id="ticked entries beside the picks"),
+    pytest.param("✅ 成都美食\n✅ 不推荐火锅\n\n1. **串串香**：竹签串菜\n2. **担担面**：芽菜肉臊\n3. **钟水饺**：红油甜咸口\n",
+                 ["串串香", "担担面", "钟水饺"], "a checklist of the request", id="a ticked line above the picks introduces nothing"),
+])
+def test_a_checklist_of_the_request_holds_no_picks(answer: str, expected: list[str], why: str) -> None:
+    found = extract(answer)
+    assert [item.name for item in found.items] == expected
+    assert [a.why for a in found.also_read] == [why]
+
+
+def test_ticked_entries_alone_are_the_picks() -> None:
+    assert names("✅ 苏州：园林\n✅ 杭州：西湖\n✅ 南京：城墙\n") == ["苏州", "杭州", "南京"]
+
+
+def test_a_report_s_section_headings_are_no_picks_and_its_table_is_read() -> None:
+    rows = "".join(f"| {n} | 型号{n} X{n} | {4000 + n} 元 |\n" for n in range(1, 13))
+    answer = (f"## 执行摘要\n\n我们扫描了在售机型[1]。\n\n## 市场全景\n\n| # | 型号 | 参考价 |\n|---|---|---|\n{rows}\n"
+              "## 结论\n\n预算有限优先看 3 号。\n\n## Sources\n\n[1] 中关村在线\n")
+    found = extract(answer)
+    assert (found.source, len(found)) == ("table", 12)
