@@ -9,12 +9,14 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import zip_longest
 from typing import Literal
 
 from gate import lexicon
 from gate.lexicon import source
 from gate.subject import Answer, Subject
 from gate.text.deferred import deferred
+from gate.text.numerals import to_int
 from gate.text.terms import fold
 from gate.trajectory import Trajectory
 
@@ -44,14 +46,34 @@ def _format(value: float) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
+# A temperature in Chinese numerals ("十五到二十五度", "零下三度"): digits of the lexicon and 十, up to
+# three, before a temperature unit or before a range gap and another such numeral with one.
+def _spelled_temperature() -> str:
+    numeral = f"(?:{source('cn_digit')}|{source('cn_ten')}){{1,3}}"
+    return (rf"(?<![\d.]){numeral}(?=\s*{source('temperature_unit')}"
+            rf"|\s*(?:{source('range_separator')}|[−/])\s*{numeral}\s*{source('temperature_unit')})")
+
+
+_spelled_temperature_re = deferred(_spelled_temperature)
+
+
+def _in_digits(match: re.Match[str]) -> str:
+    value = to_int(match.group(0))
+    before = match.string[max(0, match.start() - _LOOK_BACK):match.start()].rstrip()
+    if value is None or (value == 1 and not before.endswith(lexicon.words("below_zero"))):
+        return match.group(0)  # "气温一度降到零下": 一度 is "at one point", unless 零下一度
+    return str(value)
+
+
 def _numbers(answer: str) -> str:
     """Temperatures if the answer states any, else every number; sorted, distinct, comma-joined.
 
     A temperature is a number followed by °C / ℃ / ° / 度 / 摄氏度, or the low end of a range whose
-    high end is one ("15-25°C", "15 到 25 度", "-3~5℃"). "零下 3 度" is −3. With no temperature,
+    high end is one ("15-25°C", "15 到 25 度", "-3~5℃"), in digits or Chinese numerals ("十五到二十五
+    度"). "零下 3 度" is −3. With no temperature,
     every number counts (prices, times, list ordinals) — the answer's figures as a whole.
     """
-    text = unicodedata.normalize("NFKC", answer)
+    text = _spelled_temperature_re().sub(_in_digits, unicodedata.normalize("NFKC", answer))
     found = [(*_signed(text, m), m.end()) for m in _NUMBER_RE.finditer(text)]
     is_temp = [bool(_temperature_unit_re().match(text, end)) for _, _, end in found]
     for i in range(len(found) - 2, -1, -1):  # backwards, so a chain of range ends propagates
@@ -113,16 +135,24 @@ _FROM_ANSWER: dict[str, Callable[[Answer], str]] = {
 """The fields read from the answer alone: read once per distinct answer (:meth:`Answer.reading`)."""
 
 
+def _steps(trajectory: Trajectory) -> list[str]:
+    """The tools called, a retry counted once: a call is dropped when the next one calls the same
+    tool and it failed or asked the same thing (a timeout retried, a duplicate sent twice)."""
+    calls = trajectory.tool_calls
+    return [call.name for call, after in zip_longest(calls, calls[1:])
+            if not (after is not None and after.name == call.name and (call.is_error or after.args == call.args))]
+
+
 def extract_from(field: ConsistencyField, subject: Subject) -> str:
     if field == "tool_sequence":
-        return ">".join(subject.trajectory.tool_names())
+        return ">".join(_steps(subject.trajectory))
     return subject.analysed.reading(f"field:{field}", _FROM_ANSWER[field])
 
 
 def extract(field: ConsistencyField, trajectory: Trajectory) -> str:
     """One run's value of a key field; runs agree on the field when these strings are equal.
 
-    tool_sequence: tool names in call order joined by '>'; item_count: the number of recommended
+    tool_sequence: tool names in call order joined by '>', a retry or a duplicate once; item_count: the number of recommended
     items; numbers: see :func:`_numbers`; structure: see :func:`_structure`; answer: the answer
     NFKC-folded, case-folded, whitespace collapsed.
     """

@@ -90,6 +90,9 @@ def flights(count: int, style: str = "ol") -> str:
         ("晴，15-25", "15,25"),  # no unit: every number
         ("约 1,299 元，续航 30 小时", "30,1299"),
         ("明天晴。", ""),
+        ("明天十五到二十五度，后天零下三度", "-3,15,25"),  # Chinese numerals
+        ("白天二十三摄氏度，气温一度降到零下五度", "-5,23"),  # 一度 "at one point" is no temperature
+        ("零下一度", "-1"),
     ],
 )
 def test_numbers_prefers_temperatures(answer: str, expected: str) -> None:
@@ -104,6 +107,18 @@ def test_tool_sequence_and_answer_fields() -> None:
     assert extract("tool_sequence", run) == "maps_text_search>maps_weather"
     assert extract("answer", run) == "明天北京 晴 ok"
     assert extract("tool_sequence", runs(["无工具"])[0]) == ""
+
+
+def test_a_retried_or_duplicated_call_is_one_step_of_the_sequence() -> None:
+    def sequence(*calls: ToolCall) -> str:
+        return extract("tool_sequence", Trajectory(case_id="c", group="A", run=0, final_answer="", tool_calls=calls))
+
+    search, weather = ToolCall(name="maps_text_search", args={"q": "故宫"}), ToolCall(name="maps_weather", args={"city": "北京"})
+    timeout = ToolCall(name="maps_weather", args={"city": "北京"}, is_error=True)
+    assert sequence(search, timeout, weather) == sequence(search, weather) == "maps_text_search>maps_weather"
+    assert sequence(search, search, weather) == "maps_text_search>maps_weather"  # sent twice
+    other_city = ToolCall(name="maps_weather", args={"city": "上海"})
+    assert sequence(weather, other_city) == "maps_weather>maps_weather"  # two questions, two steps
 
 
 def test_item_count_reads_the_main_list() -> None:
