@@ -138,8 +138,19 @@ def _labels(answer: str) -> tuple[list[str], list[str]]:
         if head:
             containing.append(head.group(1))
         clauses = [start] if _LIST_OR_TABLE_RE.match(line) else [_opening(c) for c in _clause_break_re().split(line)]
-        opening.extend(clause for clause in clauses if not lexicon.pattern("puts_off").search(clause))
+        opening.extend(clause for clause, after in zip(clauses, [*clauses[1:], ""], strict=True)
+                       if not lexicon.pattern("puts_off").search(clause) and not _only_offered(clause, after))
     return containing, opening
+
+
+_TOPIC_ONLY = 8  # "美食的话", "景点方面": a clause this short names its topic and says nothing of it
+
+
+def _only_offered(clause: str, after: str) -> bool:
+    """A topic named only to offer or put it off: "美食的话，如果你需要，我可以再单独整理一篇"."""
+    if len(clause) > _TOPIC_ONLY:
+        return False
+    return any(lexicon.pattern(word_class).match(after) for word_class in ("offer_clause", "puts_off"))
 
 
 def _introduced(words: list[str], containing: list[str], opening: list[str]) -> bool:

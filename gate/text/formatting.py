@@ -34,6 +34,8 @@ FORMATTING_KINDS = sorted(set(FORMATTING_NODES.values()))
 # '**' or '__' pairs the parser left as text (CJK punctuation often defeats CommonMark's
 # flanking rules), still formatting marks to a reader.
 _LITERAL_STRONG_RE = re.compile(r"(\*\*|__)\S.*?\S?\1")
+# An opening '**' never closed ("**清水寺、金阁寺……" to the end of the paragraph): the reader sees the mark.
+_UNCLOSED_STRONG_RE = re.compile(r"(?<![*_\w])(?:\*\*|__)(?=[^\s*_])")
 # "##京都": heading marks with no space after them, text to CommonMark but a heading meant; one "#" is
 # a hashtag ("#巴厘岛#").
 _LITERAL_HEADING_RE = re.compile(r"[ ]{0,3}#{2,6}(?=[^\s#])")
@@ -50,14 +52,14 @@ class Formatting:
 
 def formatting_of(root: SyntaxTreeNode, lines: list[str]) -> list[Formatting]:
     """Every formatting construct of the tree ``root`` parsed from ``lines``, in document order
-    (plus literal '**' and '##' left as text)."""
+    (plus literal '**' and '##' left as text, a '**' never closed too)."""
     found: list[Formatting] = []
     for child in root.children:
         _collect(child, found, 0, lines)
     emphasised = {f.line for f in found if f.kind == "emphasis"}
     headed = {f.line for f in found if f.kind == "heading"} | _code_lines(root)
     for number, line in enumerate(lines, start=1):
-        match = _LITERAL_STRONG_RE.search(line) if number not in emphasised else None
+        match = (_LITERAL_STRONG_RE.search(line) or _UNCLOSED_STRONG_RE.search(line)) if number not in emphasised else None
         if match:
             found.append(Formatting("emphasis", number, match.group(0)[:40]))
         if number not in headed and _LITERAL_HEADING_RE.match(line):
