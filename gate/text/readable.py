@@ -4,8 +4,9 @@ Two shapes hide structure from a Markdown reading: HTML (:mod:`gate.text.html` r
 Markdown it stands for) and a list or table wrapped in a plain code fence (```` ```text ````,
 ```` ```markdown ````, a bare ```` ``` ````), which chat interfaces show as the list it holds. The
 view unwraps such a fence when what it holds reads as a list or table — two or more lines led by a
-list marker or a number, or table rows — and leaves code, formulas and JSON fenced. Only the item
-readers use the view; the format checks judge the answer as written.
+list marker or a number, or table rows — and leaves code, formulas and JSON fenced. A chat
+template's token a small model lets through (``<|im_end|>``, a final ``</s>``) is dropped. Only the
+item readers use the view; the format checks judge the answer as written.
 """
 
 from __future__ import annotations
@@ -33,9 +34,16 @@ def _unwrap(match: re.Match[str]) -> str:
     return "\n" + body + "\n"
 
 
+# A chat template's special token a small model lets through (<|im_end|>, <|eot_id|>, a closing </s>
+# at the very end): no chat client shows it as text, and a reader of the picks looks past it.
+_TEMPLATE_TOKEN_RE = re.compile(r"<\|[A-Za-z_]{2,24}\|>|</s>\s*\Z")
+
+
 def item_view(text: str) -> str:
-    """``text`` with its HTML read as Markdown and its fenced lists and tables unwrapped; the same
-    string when there is neither."""
+    """``text`` without chat-template tokens, with its HTML read as Markdown and its fenced lists
+    and tables unwrapped; the same string when there is none of these."""
+    if "<" in text:
+        text = _TEMPLATE_TOKEN_RE.sub("", text)
     viewed = as_markdown(text)
     if "```" in viewed or "~~~" in viewed:
         viewed = _FENCE_RE.sub(_unwrap, viewed)

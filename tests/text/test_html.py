@@ -107,3 +107,12 @@ def test_a_closed_reasoning_block_is_set_apart_from_the_answer_judged() -> None:
 def test_lists_left_open_do_not_indent_every_later_line_deeper() -> None:
     hostile = "<ul><li>甲" * 2000  # each list opened inside the last, none closed
     assert len(as_markdown(hostile)) < 100_000  # one indent level per list would be 6 million spaces
+
+
+@pytest.mark.parametrize("tail", ["</s>", "<|im_end|>", "\n<|eot_id|>\n"])
+def test_a_chat_template_token_left_at_the_end_is_no_part_of_the_picks(tail: str) -> None:
+    answer = '[{"name": "Bose QC Ultra"}, {"name": "AirPods Pro 2"}, {"name": "FreeBuds Pro 4"}]\n' + tail
+    subject = Subject(Trajectory(case_id="c", group="A", run=0, final_answer=answer))
+    assert (subject.analysed.items.source, len(subject.analysed.items)) == ("json", 3)
+    assert not subject.analysed.json.ok  # the JSON format check still sees the answer as written
+
