@@ -34,13 +34,23 @@ from gate.text.terms import fold
 _ordinal_copula_re = deferred(lambda: rf"^{source('copula')}(?=\s|[A-Za-z0-9])\s*")
 
 
+# A bare amount standing first after a name, a clause of its own ("① 联想小新 Pro 14：5499，学生党闭眼入"):
+# the price a social post or a terse list gives.
+_lead_amount_re = deferred(lambda: rf"^\s*(?P<amount>\d[\d,]{{1,6}}(?:\.\d+)?)\s*"
+                                   rf"(?:{charset('comma', 'semicolon', 'full_stop', 'enumeration_comma')}|$)")
+
+
 def make_item(head: str, text: str, line: int, bold: str | None = None) -> Item:
     head = _ordinal_copula_re().sub("", strip_marker(head))
     name, first_rest = split_name(head, bold)
     body = text.split("\n", 1)[1] if "\n" in text else ""
     description = "\n".join(part for part in (first_rest, body.strip()) if part)
-    return Item(name=name, description=description, text=text, line=line,
-                prices=tuple(find_prices(text)), named=named(head, bold) is not None)
+    is_named = named(head, bold) is not None
+    prices = find_prices(text)
+    lead = _lead_amount_re().match(first_rest) if not prices and is_named else None
+    if lead is not None:
+        prices = find_prices(lead.group("amount"), bare_number_is_price=True)
+    return Item(name=name, description=description, text=text, line=line, prices=tuple(prices), named=is_named)
 
 def lead_units(all_units: list[Unit], line: int) -> list[Unit]:
     """The text right before the candidate at ``line``, nearest first, back to the previous block

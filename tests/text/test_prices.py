@@ -48,3 +48,12 @@ def test_a_per_person_bound_shares_a_party_price_and_a_per_item_bound_does_not()
     per_person = run_checker("items:price", {"max": 300, "per": "person"}, answer)
     assert per_person.status.value == "pass" and "272" in per_person.detail
     assert run_checker("items:price", {"max": 300}, answer).status.value == "fail"
+
+
+def test_a_bare_amount_first_after_a_name_is_its_price() -> None:
+    from gate.text.items import extract
+
+    post = "宝子们看过来👇\n① 联想小新Pro 14：5499，学生党闭眼入\n② 华为MateBook 14：5999，鸿蒙生态好用\n"
+    assert [[p.value for p in item.prices] for item in extract(post).items] == [[5499.0], [5999.0]]
+    years = "1. **Bose QC Ultra**：2024 款，降噪最强\n2. **AirPods Pro 2**：USB-C 版\n"
+    assert [item.prices for item in extract(years).items] == [(), ()]  # 2024 款 is a model year, not a price
