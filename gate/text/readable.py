@@ -5,7 +5,9 @@ Markdown it stands for) and a list or table wrapped in a plain code fence (```` 
 ```` ```markdown ````, a bare ```` ``` ````), which chat interfaces show as the list it holds. The
 view unwraps such a fence when what it holds reads as a list or table — two or more lines led by a
 list marker or a number, or table rows — and leaves code, formulas and JSON fenced. A chat
-template's token a small model lets through (``<|im_end|>``, a final ``</s>``) is dropped. Only the
+template's token a small model lets through (``<|im_end|>``, a final ``</s>``) is dropped, and
+records laid out without Markdown (pipe lines with no separator row, key: value blocks) are
+written as the table or list they stand for (:mod:`gate.text.records`). Only the
 item readers use the view; the format checks judge the answer as written.
 """
 
@@ -15,6 +17,7 @@ import re
 
 from gate.text.cues import BULLET_RE, marker
 from gate.text.html import as_markdown
+from gate.text.records import as_markdown as records_as_markdown
 
 _FENCE_RE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[A-Za-z]*)[ \t]*\n(?P<body>.*?)\n(?P=fence)[ \t]*$",
                        re.MULTILINE | re.DOTALL)
@@ -40,11 +43,11 @@ _TEMPLATE_TOKEN_RE = re.compile(r"<\|[A-Za-z_]{2,24}\|>|</s>\s*\Z")
 
 
 def item_view(text: str) -> str:
-    """``text`` without chat-template tokens, with its HTML read as Markdown and its fenced lists
-    and tables unwrapped; the same string when there is none of these."""
+    """``text`` without chat-template tokens, with its HTML read as Markdown, its fenced lists and
+    tables unwrapped and its records written as Markdown; the same string when there is none of these."""
     if "<" in text:
         text = _TEMPLATE_TOKEN_RE.sub("", text)
     viewed = as_markdown(text)
     if "```" in viewed or "~~~" in viewed:
         viewed = _FENCE_RE.sub(_unwrap, viewed)
-    return viewed
+    return records_as_markdown(viewed)

@@ -84,6 +84,8 @@ def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
         "prose-ordinals": "第一款推荐甲 X1，约 1 元；第二款是乙，", "ordinal-fillers": "第三个嘛，魔都其实也不错，",
         "spoken-picks": "我推荐京兆尹雍和宫店，可以考虑四季民福故宫店，", "party-prices": "4 人套餐 ¥1,088（4 人份）",
         "plans": "我先梳理一下思路：\n\n1. 明确需求\n", "disguised-terms": "S.o.n.y s0ny 索 尼 ",
+        "pipe-lines": "甲 | 浙江 | 1 元\n", "key-value-blocks": "型号: 甲\n价格: 1 元\n\n", "checklists": "- ✅ 恰好 3 款\n",
+        "report-sections": "## 执行摘要\n\n[1]\n\n", "template-tokens": "<|im_end|></s>", "unclosed-bold": "**甲 ",
     }
     def judge_all(trajectory: Trajectory) -> None:
         subject = Subject(trajectory)
