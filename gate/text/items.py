@@ -20,6 +20,7 @@ recommendation is the heading or bold line before its attributes, else the prose
 from __future__ import annotations
 
 import heapq
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
@@ -48,6 +49,7 @@ from gate.text.layouts import (
     stated_inline,
 )
 from gate.text.markdown import Block, ListBlock, MarkdownDoc
+from gate.text.names import namelike, split_name
 from gate.text.runs import Run, Unit, find_runs, units
 from gate.text.sections import grouped_lists, role, sub_run
 from gate.text.set_aside import checked, criteria, notes, questions, why_set_aside
@@ -77,9 +79,33 @@ def _from_run(run: Run) -> list[Item]:
 _RUN_SOURCES = {"numbered": "numbered", "bold": "bold", "bullets": "bullets", "headings": "headings"}
 
 
-def _list_candidate(lists: list[ListBlock]) -> ItemList:
+# A nested list entry: indented, then its marker ("  - HOKA Clifton 9，约 1199 元").
+_NESTED_ENTRY_RE = re.compile(r"^[ \t]{2,}(?:[-*+]|\d{1,2}[.)])[ \t]+(?P<head>\S.*)$")
+_EMPHASIS_RE = re.compile(r"\*\*|__")
+
+
+def _nested_picks(entries: list[Block], lines: list[str]) -> list[Item] | None:
+    """Entries that each name a group or a condition ("**刚开始跑、体重偏大**：优先缓震") over nested
+    entries that each name a product or a place: the nested entries are the picks. ``None`` when any
+    entry holds no nested list, names a pick itself, or holds one that is not a name."""
+    picks: list[Item] = []
+    for entry in entries:
+        head = entry.head.split("\n", 1)[0]
+        if namelike(split_name(head, entry.bold)[0]):
+            return None  # "**Bose QC Ultra**" over its qualities: a pick and its sub-points
+        nested = [(number, _EMPHASIS_RE.sub("", found.group("head"))) for number in range(entry.line + 1, entry.end_line + 1)
+                  if 0 < number <= len(lines) and (found := _NESTED_ENTRY_RE.match(lines[number - 1]))]
+        items = [make_item(text, text, number) for number, text in nested]
+        if not items or not all(namelike(item.name) for item in items):
+            return None
+        picks += items
+    return picks
+
+
+def _list_candidate(lists: list[ListBlock], lines: list[str] | None = None) -> ItemList:
     blocks = [item for block in lists for item in block.items]
-    return ItemList("list", tuple(_from_list_items(blocks)), lists[0].line)
+    nested = _nested_picks(blocks, lines) if lines is not None else None
+    return ItemList("list", tuple(nested or _from_list_items(blocks)), lists[0].line)
 
 
 def _from_runs(runs: list[Run], lists: list[ListBlock]) -> tuple[list[tuple[ItemList, Run]], list[Run]]:
@@ -135,7 +161,7 @@ def _candidates(doc: MarkdownDoc, runs: list[Run]) -> list[ItemList]:
         if not inside(candidate.line, source) and (candidate.line, candidate.items) not in kept:
             kept.add((candidate.line, candidate.items))
             candidates.append(candidate)
-    candidates += [_list_candidate([b]) for b in lists if not inside(b.line)]
+    candidates += [_list_candidate([b], doc.lines) for b in lists if not inside(b.line)]
     candidates += fenced_arrays(doc)
     names = {fold(item.name) for c in candidates for item in c.items}
     tables = [from_table(t, names) for t in all_tables if len(t.cells) > 1 and not inside(t.line)]

@@ -99,7 +99,7 @@ def single_pick(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemLi
 # "我推荐京兆尹雍和宫店，四合院的环境…", "第二家可以考虑四季民福故宫店": the clause after a spoken
 # recommendation, read as a name when it is one.
 _spoken_re = deferred(lambda: rf"(?:{source('speaks_a_pick')}|{source('names_a_pick')})\s*(?P<name>"
-                              rf"{charset('comma', 'full_stop', 'semicolon', 'colon', 'exclamation_mark', also=LINE_BREAK, negated=True)}{{2,24}})")
+                              rf"{charset('comma', 'full_stop', 'semicolon', 'colon', 'exclamation_mark', 'open_bracket', also=LINE_BREAK, negated=True)}{{2,24}})")
 
 
 def _spoken_pick(doc: MarkdownDoc) -> ItemList | None:

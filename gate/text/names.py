@@ -54,7 +54,11 @@ def split_name(head: str, bold: str | None = None) -> tuple[str, str]:
     found = _first(head, separators())
     if found:
         index, sep = found
-        return head[:index].strip(), head[index + len(sep) :].strip()
+        name, rest = head[:index].strip(), head[index + len(sep) :].strip()
+        picked = _first(rest, _weak_separators()) if lexicon.pattern("condition_label").match(name) else None
+        if picked:  # "从上海出发：苏州，园林和平江路": the pick follows its condition
+            return rest[: picked[0]].strip(), rest[picked[0] + len(picked[1]) :].strip()
+        return name, rest
     found = _first(head, _weak_separators())
     if found:
         index, sep = found
