@@ -219,13 +219,18 @@ def _facts(result: str, fields: list[str]) -> set[str]:
 _answer_number_re = deferred(lambda: rf"(?<![\d.])\d+(?:\.\d+)?(?![\d])|{charset('cn_digit', 'cn_ten')}+")
 
 
+_fahrenheit_re = deferred(lambda: rf"(?<![\d.])(?P<value>\d+(?:\.\d+)?)\s*{source('fahrenheit')}")
+
+
 def _answer_numbers(answer: str) -> set[float]:
-    """The values of the whole numbers an answer writes, in digits or in Chinese (十五 → 15, 15.0 → 15)."""
+    """The values of the whole numbers an answer writes, in digits or in Chinese (十五 → 15, 15.0 → 15),
+    and a Fahrenheit temperature's in Celsius too, to the degree (59°F → 15)."""
     values: set[float] = set()
     for token in _answer_number_re().findall(answer):
         value = to_int(token) if not token[0].isdigit() else float(token)
         if value is not None:
             values.add(float(value))
+    values.update(float(round((float(m.group("value")) - 32) * 5 / 9)) for m in _fahrenheit_re().finditer(answer))
     return values
 
 
