@@ -82,6 +82,7 @@ _RUN_SOURCES = {"numbered": "numbered", "bold": "bold", "bullets": "bullets", "h
 # A nested list entry: indented, then its marker ("  - HOKA Clifton 9，约 1199 元").
 _NESTED_ENTRY_RE = re.compile(r"^[ \t]{2,}(?:[-*+]|\d{1,2}[.)])[ \t]+(?P<head>\S.*)$")
 _EMPHASIS_RE = re.compile(r"\*\*|__")
+_LATIN_RE = re.compile(r"[A-Za-z]")  # a model's name; a need or a group ("日常训练、每周 20-40 公里") has none
 
 
 def _nested_picks(entries: list[Block], lines: list[str]) -> list[Item] | None:
@@ -91,12 +92,12 @@ def _nested_picks(entries: list[Block], lines: list[str]) -> list[Item] | None:
     picks: list[Item] = []
     for entry in entries:
         head = entry.head.split("\n", 1)[0]
-        if namelike(split_name(head, entry.bold)[0]):
+        if _LATIN_RE.search(split_name(head, entry.bold)[0]):
             return None  # "**Bose QC Ultra**" over its qualities: a pick and its sub-points
         nested = [(number, _EMPHASIS_RE.sub("", found.group("head"))) for number in range(entry.line + 1, entry.end_line + 1)
                   if 0 < number <= len(lines) and (found := _NESTED_ENTRY_RE.match(lines[number - 1]))]
         items = [make_item(text, text, number) for number, text in nested]
-        if not items or not all(namelike(item.name) for item in items):
+        if not items or not all(namelike(item.name) and not attribute(item.name) for item in items):
             return None
         picks += items
     return picks

@@ -40,3 +40,15 @@ def test_picks_nested_under_the_needs_they_serve() -> None:
 def test_a_named_pick_keeps_its_nested_qualities_as_sub_points() -> None:
     answer = "- **Bose QC Ultra**：降噪最强\n  - 价格 2999 元\n  - ANC 模式\n- **AirPods Pro 2**：生态\n  - 价格 1899 元\n"
     assert picks(answer) == [("Bose QC Ultra", [2999.0]), ("AirPods Pro 2", [1899.0])]
+
+
+def test_a_need_with_figures_is_still_a_need() -> None:
+    answer = ("- **日常训练、每周 20-40 公里**：选耐磨的\n  - Nike Pegasus 41，约 899 元\n  - 李宁 赤兔 7 Pro，约 599 元\n"
+              "- **想冲成绩**：碳板\n  - 特步 160X 6.0，约 1499 元\n")
+    assert [name for name, _ in picks(answer)] == ["Nike Pegasus 41", "李宁 赤兔 7 Pro", "特步 160X 6.0"]
+
+
+def test_labelled_lines_under_a_place_are_its_description() -> None:
+    answer = ("- **塔公草原**\n  - Why: 雪山下的大草原\n  - Tips: 海拔高，注意保暖\n"
+              "- **新都桥**\n  - Why: 摄影天堂\n  - Tips: 秋天最美\n")
+    assert [name for name, _ in picks(answer)] == ["塔公草原", "新都桥"]
