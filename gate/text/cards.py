@@ -8,7 +8,8 @@ two "picks". Read as a reader sees it: when the blocks (lines without a blank be
 cards alike — each opening with the same glyph, or each going on with the same glyphs (💰 then ✨) —
 each block is one card, its first line the pick and the rest its details, and a lone line beside
 them a remark; otherwise the glyph most lines share marks the picks and the other lines are a
-title or a pick's details; lines whose glyphs all differ are one card.
+title or a pick's details; where the glyphs all differ, lines that each name a pick are picks,
+blocks that open with a name are cards, and anything else is one card.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import replace
 
 from gate import lexicon
 from gate.lexicon import charset
-from gate.text.cues import BULLET_RE, notes_label
+from gate.text.cues import BULLET_RE, attribute, notes_label
 from gate.text.deferred import deferred
 from gate.text.item import Item, ItemList
 from gate.text.markdown import MarkdownDoc
@@ -77,8 +78,8 @@ def read_cards(found: ItemList, doc: MarkdownDoc) -> ItemList:
         cards = [_card(block) for block in blocks]
     else:
         mark, times = Counter(glyphs[item.line] for item in entries).most_common(1)[0]
-        if times < 2:  # every glyph different: one card
-            cards = [_card(entries)]
+        if times < 2:
+            cards = _every_glyph_different(blocks)
         else:
             cards, current = [], list[Item]()
             for item in entries:
@@ -101,6 +102,24 @@ def _priced_pick(line: str) -> bool:
     glyph = BULLET_RE.match(line)
     rest = line[glyph.end():] if glyph else line
     return _marked_name_re().match(rest) is not None and bool(find_prices(rest))
+
+
+def _names_a_pick(item: Item) -> bool:
+    return item.named and not attribute(item.name) and lexicon.pattern("call_to_action").match(item.name) is None
+
+
+def _every_glyph_different(blocks: list[list[Item]]) -> list[Item]:
+    """Lines whose glyphs all differ: lines that each name a pick ("🏯 苏州 ｜ 园林古城" / "🌊 舟山 ｜ …")
+    are a pick each; else blocks that open with a name ("🦆 **四季民福** ｜ 人均 ¥198" and its blurb)
+    are a card each, a title or a footer beside them a remark; else it is all one card
+    ("🏮 **京兆尹**" / "💰 人均 ¥268" / "📍 五道营胡同 2 号")."""
+    listed = [item for block in blocks if len(block) >= 2 and all(map(_names_a_pick, block)) for item in block]
+    if listed:
+        return listed
+    headed = [block for block in blocks if _names_a_pick(block[0])]
+    if len(headed) >= 2:
+        return [_card(block) for block in headed]
+    return [_card([item for block in blocks for item in block])]
 
 
 def _remark(text: str) -> bool:

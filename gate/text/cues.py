@@ -26,7 +26,7 @@ def _marker_pattern() -> str:
     return (
         r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*"
         rf"(?:(?P<arabic>\d{{1,2}})(?P<delim>{delim}|\ufe0f?\u20e3)(?!\d)"
-        rf"|{charset('open_bracket')}(?P<paren>\d{{1,2}}){charset('close_bracket')}"
+        rf"|{charset('open_bracket', 'label_open')}(?P<paren>\d{{1,2}}){charset('close_bracket', 'label_close')}"
         rf"|(?P<cn>{numeral}{{1,3}}){period}"
         rf"|{source('ordinal_prefix')}\s*(?P<ordinal>{ordinal}{{1,3}})\s*"
         rf"(?:{source('measure_word')}(?:\s*{after_ordinal}\s*)?|(?={ends_ordinal}|$))"

@@ -30,7 +30,7 @@ from gate.text.cues import (
 )
 from gate.text.deferred import deferred
 from gate.text.markdown import MarkdownDoc, unquote
-from gate.text.names import named
+from gate.text.names import named, namelike
 
 
 @dataclass
@@ -199,8 +199,10 @@ def _numbered(all_units: list[Unit]) -> list[Run]:
     return [Run("numbered", entries) for style_runs in runs.values() for entries in style_runs]
 
 
-def _consecutive(all_units: list[Unit], kind: str, is_entry: Callable[[Unit], bool]) -> list[Run]:
-    """Runs of entries matched by ``is_entry``; a heading (of a higher level) breaks a run."""
+def _consecutive(all_units: list[Unit], kind: str, is_entry: Callable[[Unit], bool],
+                 breaks: Callable[[Unit], bool] | None = None) -> list[Run]:
+    """Runs of entries matched by ``is_entry``; a heading (of a higher level) breaks a run, and so
+    does any unit ``breaks`` names."""
     runs: list[Run] = []
     current: list[Entry] = []
     level = 0
@@ -211,7 +213,8 @@ def _consecutive(all_units: list[Unit], kind: str, is_entry: Callable[[Unit], bo
                 current = []
             level = unit.level
             current.append(_entry(index, unit, len(current) + 1))
-        elif unit.kind == "heading" and (level == 0 or unit.level < level) and current:
+        elif current and ((unit.kind == "heading" and (level == 0 or unit.level < level))
+                          or (breaks is not None and breaks(unit))):
             runs.append(Run(kind, current))
             current = []
     if current:
@@ -226,6 +229,15 @@ def _plain_line(unit: Unit) -> bool:
 GLYPHS = "•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·"
 """The bullet glyphs proper (an emoji may lead a line of prose too)."""
 _sentence_mark_re = deferred(lambda: charset("comma", "full_stop", "exclamation_mark", "question_mark", "semicolon"))
+
+
+def _another_structure(unit: Unit) -> bool:
+    """A table, or a numbered line naming a pick ("【1】🍵 **大益普洱茶**"): glyph-led lines around it (a
+    card's title and footer) are no list together; lists and numbered clauses under one are its own."""
+    if unit.kind == "block":
+        return unit.block_kind == "table"
+    head = strip_marker(unit.text) if unit.kind == "line" and marker(unit.text) is not None else ""
+    return bool(head) and (named(head, unit_bold(unit)) is not None or namelike(head))
 
 
 def _bullet_line(unit: Unit) -> bool:
@@ -272,7 +284,7 @@ def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run
     runs = [
         *_numbered(all_units),
         *_consecutive(all_units, "bold", lambda u: _plain_line(u) and BOLD_LEAD_RE.match(u.raw) is not None),
-        *_consecutive(all_units, "bullets", _bullet_line),
+        *_consecutive(all_units, "bullets", _bullet_line, _another_structure),
         *_heading_runs(all_units),
     ]
     kept: list[Run] = []

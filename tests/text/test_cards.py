@@ -32,6 +32,18 @@ def read(answer: str) -> list[tuple[str, list[float]]]:
                  id="every line names and prices its own pick, whatever the glyphs"),
     pytest.param("🍽️ **四季民福烤鸭店**\n🎫 【商务 4 人套餐】券后 ¥1,088\n🏯 包间窗外就是故宫角楼\n",
                  [("四季民福烤鸭店", [1088.0])], id="a card whose detail line prices a package"),
+    pytest.param("🚄 周末去哪儿 · 3 个好去处\n\n🏯 **苏州** ｜ 园林古城\n🌊 **舟山** ｜ 东极岛看日出\n🛶 **朱家角古镇** ｜ 小桥流水\n\n"
+                 "🎫 一键预订高铁 + 酒店 ｜ 周末特惠 8 折起\n",
+                 [("苏州", []), ("舟山", []), ("朱家角古镇", [])], id="lines each naming a pick under a title, a footer beside"),
+    pytest.param("🍽️ 北京必吃餐厅 · 精选 2 家\n\n🦆 **四季民福烤鸭店** ｜ 人均 ¥198\n招牌烤鸭，窗外故宫角楼。\n\n"
+                 "🥢 **局气** ｜ 人均 ¥95\n京味家常菜。\n\n📍 查看附近餐厅 ｜ 🎟️ 领取美食券\n",
+                 [("四季民福烤鸭店", [198.0]), ("局气", [95.0])], id="cards opening with a name, a title and a call to action"),
+    pytest.param("📱 3000 元内热销手机 TOP3\n\n| 机型 | 到手价 |\n|---|---|\n| 一加 Ace 5 | ¥2,299 |\n| 荣耀 GT | ¥2,199 |\n"
+                 "| iQOO Neo10 | ¥2,399 |\n\n🔥 下单立减 100 ｜ 支持 24 期免息\n",
+                 [("一加 Ace 5", [2299.0]), ("荣耀 GT", [2199.0]), ("iQOO Neo10", [2399.0])], id="a title and a footer around a table"),
+    pytest.param("🎁 为您精选 2 款长辈礼物\n\n【1】🍵 **大益普洱茶 7572 礼盒**\n￥528 ｜ 月销 2000+\n\n【2】💆 **SKG 颈椎按摩仪 K5**\n"
+                 "￥699 ｜ 月销 8000+\n\n🛒 点击商品卡片查看详情\n",
+                 [("大益普洱茶 7572 礼盒", [528.0]), ("SKG 颈椎按摩仪 K5", [699.0])], id="numbered cards between a title and a footer"),
 ])
 def test_cards(answer: str, expected: list[tuple[str, list[float]]]) -> None:
     assert read(answer) == expected
