@@ -35,6 +35,7 @@ from gate.text.cues import (
 )
 from gate.text.entities import read as read_entities
 from gate.text.entities import recommended
+from gate.text.entry import make_item
 from gate.text.extras import extra_items
 from gate.text.item import AlsoRead, Item, ItemList
 from gate.text.jsonanswer import main_array, parse_answer
@@ -43,7 +44,6 @@ from gate.text.layouts import (
     clauses_of_a_named_lead,
     enumeration_lines,
     lead_units,
-    make_item,
     single_pick,
     spot_items,
     stated_inline,

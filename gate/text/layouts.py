@@ -1,7 +1,7 @@
 """Item lists from layouts other than lists and tables: a single pick described by its attributes or
 named by its lead, prose ordinals (首先是 X / 其次是 …), bold names in prose, region lines that list
-places (乌布地区：梯田、圣泉寺), picks enumerated inline after a stated count; and the item builder
-and lead reader every layout shares."""
+places (乌布地区：梯田、圣泉寺), picks enumerated inline after a stated count; and the lead reader
+every layout shares."""
 
 from __future__ import annotations
 
@@ -22,35 +22,16 @@ from gate.text.cues import (
     strip_marker,
 )
 from gate.text.deferred import deferred
+from gate.text.entry import make_item, referring
 from gate.text.item import Item, ItemList
 from gate.text.markdown import Block, MarkdownDoc
-from gate.text.names import kept_bold, named, namelike, split_name
+from gate.text.names import kept_bold, namelike
 from gate.text.ordinals import ordinal_paragraphs
 from gate.text.prices import find_prices
 from gate.text.runs import Unit
+from gate.text.spoken import spoken_pick
 from gate.text.terms import fold
 
-# "第一款是 Bose QC Ultra" once its ordinal is stripped: the copula is no part of the name.
-_ordinal_copula_re = deferred(lambda: rf"^{source('copula')}(?=\s|[A-Za-z0-9])\s*")
-
-
-# A bare amount standing first after a name, a clause of its own ("① 联想小新 Pro 14：5499，学生党闭眼入"):
-# the price a social post or a terse list gives.
-_lead_amount_re = deferred(lambda: rf"^\s*(?P<amount>\d[\d,]{{1,6}}(?:\.\d+)?)\s*"
-                                   rf"(?:{charset('comma', 'semicolon', 'full_stop', 'enumeration_comma')}|$)")
-
-
-def make_item(head: str, text: str, line: int, bold: str | None = None) -> Item:
-    head = _ordinal_copula_re().sub("", strip_marker(head))
-    name, first_rest = split_name(head, bold)
-    body = text.split("\n", 1)[1] if "\n" in text else ""
-    description = "\n".join(part for part in (first_rest, body.strip()) if part)
-    is_named = named(head, bold) is not None
-    prices = find_prices(text)
-    lead = _lead_amount_re().match(first_rest) if not prices and is_named else None
-    if lead is not None:
-        prices = find_prices(lead.group("amount"), bare_number_is_price=True)
-    return Item(name=name, description=description, text=text, line=line, prices=tuple(prices), named=is_named)
 
 def lead_units(all_units: list[Unit], line: int) -> list[Unit]:
     """The text right before the candidate at ``line``, nearest first, back to the previous block
@@ -91,44 +72,10 @@ def single_pick(doc: MarkdownDoc, all_units: list[Unit], candidates: list[ItemLi
     if named:
         block, name = named[0]
         start = block.text.find(name)
-        text = "\n".join([block.text[start:] if start >= 0 else block.text, *_referring(doc, block)])
+        text = "\n".join([block.text[start:] if start >= 0 else block.text, *referring(doc, block)])
         return ItemList("single", (make_item(text.split("\n", 1)[0], text, block.line, name),), block.line)
-    return _spoken_pick(doc)
+    return spoken_pick(doc)
 
-
-# "我推荐京兆尹雍和宫店，四合院的环境…", "第二家可以考虑四季民福故宫店": the clause after a spoken
-# recommendation, read as a name when it is one.
-_spoken_re = deferred(lambda: rf"(?:{source('speaks_a_pick')}|{source('names_a_pick')})\s*(?P<name>"
-                              rf"{charset('comma', 'full_stop', 'semicolon', 'colon', 'exclamation_mark', 'open_bracket', also=LINE_BREAK, negated=True)}{{2,24}})")
-
-
-def _spoken_pick(doc: MarkdownDoc) -> ItemList | None:
-    """The picks plain prose names after a spoken recommendation (no markup): shops, places, models —
-    the first after 我推荐 / 首推, a backup after 可以考虑; each runs to the next."""
-    for block in doc.flow:
-        found = [m for m in _spoken_re().finditer(block.text) if namelike(m.group("name").strip())] \
-            if block.kind == "paragraph" else []
-        if not found:
-            continue
-        ends = [m.start() for m in found[1:]] + [len(block.text)]
-        items = [make_item(m.group("name").strip(), block.text[m.start("name"):end], block.line, m.group("name").strip())
-                 for m, end in zip(found, ends, strict=True)]
-        items[-1] = make_item(items[-1].name, "\n".join([items[-1].text, *_referring(doc, block)]), block.line, items[-1].name)
-        return ItemList("single" if len(items) == 1 else "prose", tuple(items), block.line)
-    return None
-
-# A paragraph that goes on about the one recommendation ("这家是四合院式的京菜馆……人均 200-250 元").
-_refers_back_re = deferred(lambda: rf"^\s*{source('refers_back')}")
-
-def _referring(doc: MarkdownDoc, block: Block) -> list[str]:
-    """The paragraphs right after ``block`` that speak of what it recommends."""
-    found: list[str] = []
-    index = next((i for i, b in enumerate(doc.flow) if b is block), len(doc.flow))
-    for following in doc.flow[index + 1:]:
-        if following.kind != "paragraph" or not _refers_back_re().match(following.text):
-            break
-        found.append(following.text)
-    return found
 
 # A bold span that reads as a product or place name: Latin letters or digits in it (AirPods Pro 2),
 # or a shop or place ending (…店, …馆, …寺, …梯田). Bold advice ("**一定要**提前订") is not one.

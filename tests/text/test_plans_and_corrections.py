@@ -77,6 +77,8 @@ def test_english_attribute_labels_describe_a_single_pick() -> None:
                  ["联想 ThinkPad X1 Carbon", "华为 MateBook 14", "华硕灵耀 14 Air"], id="prose ordinals in one paragraph"),
     pytest.param("首推玉林路的串串香，按签子结账；其次是冒菜，一人份荤素自选。", ["玉林路的串串香", "冒菜"],
                  id="首推 … 其次是 …"),
+    pytest.param("推荐三款：第一款是联想小新 Pro 14，约 5499 元；第二款是华为 MateBook 14，约 5999 元。",
+                 ["联想小新 Pro 14", "华为 MateBook 14"], id="the first ordinal after a colon"),
     pytest.param("两千块以内的耳机我挑了几副，第一副是索尼 WH-CH720N，降噪够用；第二副是漫步者 W820NB，续航很长。",
                  ["索尼 WH-CH720N", "漫步者 W820NB"], id="the first ordinal after a comma"),
 ])
@@ -110,6 +112,12 @@ def test_a_name_after_a_filler_is_taken_when_it_is_clearly_one() -> None:
     pytest.param("推荐您选联想 IdeaPad 1，999 元，上网课够用。", [("联想 IdeaPad 1", [999.0])], id="a model"),
     pytest.param("我不推荐你去全聚德前门店，太挤了。", [], id="a declined one is no pick"),
     pytest.param("我推荐先想清楚预算，再去店里试试。", [], id="advice names no pick"),
+    pytest.param("推荐四季民福烤鸭店（故宫店）。店里有包间，人均大约 260 元。", [("四季民福烤鸭店（故宫店）", [260.0])],
+                 id="a bare 推荐 and a branch in brackets"),
+    pytest.param("推荐您去新荣记（新源南路店）的午市，人均 350 元左右。", [("新荣记（新源南路店）", [350.0])],
+                 id="a branch in brackets is part of the name"),
+    pytest.param("告诉我你的口味，我再按区域给你推荐具体的店。", [], id="a kind of place is no pick"),
+    pytest.param("我推荐最合适的露营地给你，先说说出发地吧。", [], id="a superlative describes, it does not name"),
 ])
 def test_picks_spoken_in_plain_prose(answer: str, expected: list[tuple[str, list[float]]]) -> None:
     assert [(item.name, [p.value for p in item.prices]) for item in extract(answer).items] == expected
