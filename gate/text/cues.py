@@ -44,7 +44,7 @@ marker_re = deferred(_marker_pattern)
 _KEYCAP = "\u20e3"
 _MEDALS = {"\U0001F947": 1, "\U0001F948": 2, "\U0001F949": 3}
 # Bullet glyphs, and an emoji leading a line as models use one ("🎧 Bose QC Ultra：…", "📍 圣泉寺：…").
-BULLET_RE = re.compile(r"^\s*(?:[•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·]|[\U0001F300-\U0001FAFF\u2600-\u27BF]\ufe0f?)\s*(?=\S)")
+BULLET_RE = re.compile(r"^\s*(?:[•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·]|[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50\u2B55]\ufe0f?)\s*(?=\S)")
 BOLD_LEAD_RE = re.compile(r"^\s*(\*\*|__)(?P<bold>\S.*?)\1")
 # A notes label ends with the word ("选购建议" "购买渠道" "以下几款因超出预算已排除" "注意事项").
 _notes_label_re = deferred(

@@ -39,6 +39,11 @@ def _first(head: str, separators: tuple[str, ...]) -> tuple[int, str] | None:
     return min(positions) if positions else None
 
 
+def _labels_a_pick(text: str) -> bool:
+    """A label before the pick itself ("备选", "首选", "推荐")."""
+    return any(lexicon.pattern(word_class).fullmatch(text.strip()) for word_class in ("other_picks", "recommendation_label"))
+
+
 def split_name(head: str, bold: str | None = None) -> tuple[str, str]:
     """Name and description of an item's first line: bold lead, else text before a separator
     ("：" " - "), else a short name before "，" or "（"; a sentence is all description."""
@@ -49,6 +54,8 @@ def split_name(head: str, bold: str | None = None) -> tuple[str, str]:
         if inside:  # the bold covers name and description ("**Bose QC Ultra：降噪最强**")
             index, sep = inside
             covered = bold[index + len(sep) :].strip()
+            if covered and _labels_a_pick(bold[:index]):  # "**备选：京兆尹（雍和宫店）**": the label's pick
+                return covered, rest.strip()
             return bold[:index].strip(), " ".join(part for part in (covered, rest.strip()) if part)
         return bold.strip(), rest.strip()
     found = _first(head, separators())

@@ -117,7 +117,7 @@ def units(doc: MarkdownDoc) -> list[Unit]:
 
 def unit_bold(unit: Unit) -> str | None:
     raw = re.sub(r"^\s*#{1,6}\s+", "", unit.raw)
-    found = marker_re().match(raw)
+    found = marker_re().match(raw) or BULLET_RE.match(raw)  # "1. **…**", "⭐ **…**"
     match = BOLD_LEAD_RE.match(raw[found.end() :] if found else raw)
     return (strip_marker(match.group("bold")).strip() or None) if match else None
 

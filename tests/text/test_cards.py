@@ -44,6 +44,10 @@ def read(answer: str) -> list[tuple[str, list[float]]]:
     pytest.param("🎁 为您精选 2 款长辈礼物\n\n【1】🍵 **大益普洱茶 7572 礼盒**\n￥528 ｜ 月销 2000+\n\n【2】💆 **SKG 颈椎按摩仪 K5**\n"
                  "￥699 ｜ 月销 8000+\n\n🛒 点击商品卡片查看详情\n",
                  [("大益普洱茶 7572 礼盒", [528.0]), ("SKG 颈椎按摩仪 K5", [699.0])], id="numbered cards between a title and a footer"),
+    pytest.param("🍽️ 商务宴请推荐\n\n⭐ **四季民福烤鸭店（故宫店）**\n人均 ¥260 ｜ 有包间\n招待外地客户的经典之选\n\n"
+                 "🔁 **备选：京兆尹（雍和宫店）**\n人均 ¥290 ｜ 四合院包间\n\n💡 小提示：人均 300 略紧。\n📅 点击「立即订座」锁定包间\n",
+                 [("四季民福烤鸭店（故宫店）", [260.0]), ("京兆尹（雍和宫店）", [290.0])],
+                 id="a bold name after the glyph, a labelled second pick its label's pick"),
 ])
 def test_cards(answer: str, expected: list[tuple[str, list[float]]]) -> None:
     assert read(answer) == expected
