@@ -14,11 +14,17 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+from gate.semantic.fence import unquote
 from tests.runner.loopback import Mocked, Reply, Seen, Server, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 _BLOCK = re.compile(r"<<<DATA (?P<name>[A-Z0-9-]+) (?P<nonce>[0-9a-f]{12})>>>\n(?P<body>.*?)\n<<<END (?P=name) (?P=nonce)>>>",
                     re.S)
+
+
+def blocks(prompt: str) -> dict[str, str]:
+    """The text quoted in each data block of ``prompt``, by the block's name."""
+    return {m["name"]: unquote(m["body"]) for m in _BLOCK.finditer(prompt)}
 
 
 @dataclass(frozen=True)
@@ -36,10 +42,10 @@ class Asked:
 def asked(seen: Seen) -> Asked:
     messages = seen.body["messages"]
     prompt = messages[1]["content"]
-    blocks = {m["name"]: m["body"] for m in _BLOCK.finditer(prompt)}
+    quoted = blocks(prompt)
     rubric = re.search(r"^Rubric: (.*?)\n\n## ", prompt, re.M | re.S)
-    return Asked(rubric=rubric.group(1) if rubric else "", answer=blocks.get("ANSWER", ""),
-                 examples=[body for name, body in blocks.items() if name.startswith("EXAMPLE-")],
+    return Asked(rubric=rubric.group(1).replace("\n  ", "\n") if rubric else "", answer=quoted.get("ANSWER", ""),
+                 examples=[body for name, body in quoted.items() if name.startswith("EXAMPLE-")],
                  turn=(len(messages) - 2) // 2 + 1, seed=seen.body.get("seed"), body=seen.body)
 
 

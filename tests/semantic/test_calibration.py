@@ -21,14 +21,14 @@ WRONG = "B3-AC-03"
 
 
 def _labels() -> list[tuple[tuple[str, str], Status]]:
-    """(rubric text, answer) and what the case files say the verdict is, for every decided pair."""
+    """(rubric text as the prompt shows it, answer) and what the case files say the verdict is, for every decided pair."""
     labels = []
     for case in repo_cases().cases.values():
         for example in (case.examples.pass_ + case.examples.fail) if case.examples else ():
             for rubric in rubrics_of(case, example.group):
                 status = expected_status(rubric, example)
                 if status is not None:
-                    labels.append(((rubric.text, example_trajectory(case, example).final_answer), status))
+                    labels.append(((rubric.text.strip(), example_trajectory(case, example).final_answer), status))
     return labels
 
 
@@ -36,7 +36,7 @@ def test_calibration_reports_agreement_and_flags_the_rubric_the_judge_gets_wrong
     found = _labels()
     labels = dict(found)
     assert all(labels[pair] is status for pair, status in found)  # a pair met twice carries one label
-    wrong_rubric = next(c.judge for c in repo_cases().cases[WRONG].constraints if c.judge)
+    wrong_rubric = next(c.judge.strip() for c in repo_cases().cases[WRONG].constraints if c.judge)
     leaked = []
 
     def oracle(asked: Asked, index: int) -> Reply:
