@@ -3,8 +3,8 @@ bounded number of times), the endpoint's retries and timeouts, and the reply cac
 
 from __future__ import annotations
 
-import hashlib
-import json
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,7 +12,6 @@ from typing import Any
 from gate.agent_inputs import check_environment, check_url, endpoint_url
 from gate.config import JudgeConfig
 from gate.errors import GateError
-from gate.jsonstore import JsonStore
 from gate.runner import headers as headers_mod
 from gate.runner.adapters.openai import first_message, message_text
 from gate.runner.base import AgentError
@@ -20,6 +19,7 @@ from gate.runner.httpcall import OnDemandClient, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.semantic.prompt import CORRECTION, PROMPT_VERSION
 from gate.semantic.reply import ReplyError, Vote, parse_reply
+from gate.semantic.replycache import open_cache, request_digest
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,8 @@ class Sample:
 class JudgeClient:
     """Asks the judge endpoint for samples; one instance per `gate judge` run (one HTTP pool)."""
 
-    def __init__(self, config: JudgeConfig, root: Path, policy: RetryPolicy, *, use_cache: bool = True) -> None:
+    def __init__(self, config: JudgeConfig, root: Path, policy: RetryPolicy, *, use_cache: bool = True,
+                 env: Mapping[str, str] | None = None) -> None:
         self._config = config
         self._url = endpoint_url(config.url)
         try:
@@ -50,31 +51,29 @@ class JudgeClient:
             raise GateError(str(exc).replace("agent.headers", "judge.headers", 1)) from None
         self._policy = policy
         self._http = OnDemandClient(config.timeout_s, config.concurrency, url=self._url)
-        self._store = JsonStore(root / config.cache) if config.cache is not False and use_cache else None
+        # ``env`` decides whether the cache is trusted: signed with a key, or outside CI (gate.semantic.replycache)
+        self._cache = open_cache(root / config.cache, os.environ if env is None else env) \
+            if config.cache is not False and use_cache else None
 
     @property
     def url(self) -> str:
         return self._url
 
     def key(self, messages: list[dict[str, Any]], sample: int) -> str:
-        """The cache key of one sample: everything that shapes the reply."""
+        """The cache key of one sample: the digest of everything that shapes the reply, which the
+        entry also holds (a cached reply answers only the request that produced it)."""
         config = self._config
         seed = None if config.seed is None else config.seed + sample
-        canonical = json.dumps({"prompt": PROMPT_VERSION, "url": self._url, "model": config.model,
-                                "temperature": config.temperature, "seed": seed, "sample": sample,
-                                "messages": messages}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(canonical.encode("utf-8", "replace")).hexdigest()
+        return request_digest({"prompt": PROMPT_VERSION, "url": self._url, "model": config.model,
+                               "temperature": config.temperature, "seed": seed, "sample": sample,
+                               "messages": messages})
 
     def _headers(self) -> dict[str, str]:
         return headers_mod.with_bearer(self._config.headers, self._config.api_key_env)
 
     def cached(self, messages: list[dict[str, Any]], sample: int) -> Sample | None:
-        if self._store is None:
-            return None
-        data = self._store.get(self.key(messages, sample))
-        if not isinstance(data, dict) or not isinstance(data.get("passed"), bool) or not isinstance(data.get("reason"), str):
-            return None
-        return Sample(vote=Vote(passed=data["passed"], reason=data["reason"]), cached=True)
+        vote = None if self._cache is None else self._cache.get(self.key(messages, sample))
+        return None if vote is None else Sample(vote=vote, cached=True)
 
     async def sample(self, messages: list[dict[str, Any]], sample: int) -> Sample:
         """Sample number ``sample`` (0-based) of the verdict ``messages`` ask for."""
@@ -104,9 +103,8 @@ class JudgeClient:
                 transcript += [{"role": "assistant", "content": content},
                                {"role": "user", "content": CORRECTION.format(problem=exc)}]
                 continue
-            if self._store is not None:
-                self._store.put(self.key(messages, sample),
-                                json.dumps({"passed": vote.passed, "reason": vote.reason}, ensure_ascii=False))
+            if self._cache is not None:
+                self._cache.put(self.key(messages, sample), vote)
             return Sample(vote=vote, usage=usage)
         attempts = config.format_retries + 1
         return Sample(error=f"the judge's reply was not the JSON asked for after {attempts} attempt(s): {problem}",

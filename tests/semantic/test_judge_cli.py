@@ -197,7 +197,9 @@ def test_a_correction_turn_carries_the_bad_reply_and_what_was_wrong(project: Pat
     assert "text before the JSON object" in second["messages"][3]["content"]
 
 
-def test_replies_are_cached_and_no_cache_asks_again(project: Path) -> None:
+def test_replies_are_cached_and_no_cache_asks_again(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CI", raising=False)  # a cache without a key is read outside CI only
+    monkeypatch.delenv("GATE_JUDGE_CACHE_KEY", raising=False)
     cache = str(project / "judge-cache")
     answers = {"good": ANSWERS["good"], "cold": ANSWERS["cold"]}
     with socket.socket() as probe:  # the endpoint is part of the key: the same one, on the same port
