@@ -120,7 +120,9 @@ class JudgeConfig(_Strict):
     max_tool_chars: int = Field(4_000, ge=0)
     max_example_chars: int = Field(1_500, ge=0)
     cache: str | Literal[False] = ".gate-cache/judge"
-    """A directory for the judge's replies (an unchanged prompt is not asked again), or false."""
+    """A directory for the judge's replies (an unchanged prompt is not asked again), or false. Entries
+    are signed with $GATE_JUDGE_CACHE_KEY when it is set and only signed ones are read; without it the
+    cache is not used in CI, where a pull request could commit entries."""
     price: JudgePrice | None = None
     gate: bool = False
     """Let the judge's verdicts count in `gate check` (the PR gate): off by default — the judge runs
