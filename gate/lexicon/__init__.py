@@ -18,6 +18,7 @@ from gate.lexicon import compile as _compile
 from gate.lexicon.compile import LexiconError
 from gate.lexicon.load import alias_groups, classes
 from gate.lexicon.model import AliasGroup, WordClass
+from gate.lexicon.traditional import spellings
 
 __all__ = ["LINE_BREAK", "WHITESPACE", "LexiconError", "alias_group", "aliases", "chars", "charset", "compile_all", "numbered", "pattern", "source",
            "word_class", "words"]
@@ -68,7 +69,7 @@ def chars(name: str) -> str:
     found = word_class(name)
     if not _compile.single_characters(found):
         raise LexiconError(f"class '{name}' is not a class of single characters")
-    return "".join(re.escape(entry) for entry in found.entries())
+    return _compile.character_set(found)
 
 
 LINE_BREAK = r"\n"
@@ -90,7 +91,9 @@ def numbered(name: str) -> Mapping[str, int]:
     found = word_class(name).numbered()
     if not found:
         raise LexiconError(f"class '{name}' carries no numbers")
-    return found
+    # its traditional spellings too (兩, 萬), which its pattern matches; the simplified ones first
+    return found | {spelled: number for entry, number in found.items() for spelled in spellings(entry)
+                    if spelled not in found}
 
 
 @cache

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from gate.lexicon.model import PATTERN_PREFIX, WordClass
+from gate.lexicon.traditional import variants, with_traditional
 
 REFERENCE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 """A class named inside a pattern entry: ``{name}`` (a quantifier such as ``{0,3}`` holds digits)."""
@@ -34,11 +35,11 @@ def single_characters(word_class: WordClass) -> bool:
 def source(name: str, word_class: WordClass, resolve: Callable[[str], str]) -> str:
     """The class's regular expression; ``resolve`` gives another class's (for braces and look-arounds)."""
     if single_characters(word_class):
-        body = "[" + "".join(re.escape(entry) for entry in word_class.entries()) + "]"
+        body = "[" + character_set(word_class) + "]"
     else:
         alternatives = sorted(phrases(word_class), key=len, reverse=True)  # stable: the order written on a tie
-        escaped = [re.escape(phrase) for phrase in alternatives]
-        written = [_resolved(entry[len(PATTERN_PREFIX):], resolve) for entry in word_class.entries()
+        escaped = [with_traditional(re.escape(phrase)) for phrase in alternatives]
+        written = [_resolved(with_traditional(entry[len(PATTERN_PREFIX):]), resolve) for entry in word_class.entries()
                    if entry.startswith(PATTERN_PREFIX)]
         body = "(?:" + "|".join(escaped + written) + ")"
     if word_class.not_after:
@@ -46,6 +47,11 @@ def source(name: str, word_class: WordClass, resolve: Callable[[str], str]) -> s
     if word_class.not_before:
         body = f"{body}(?!{resolve(word_class.not_before)})"
     return f"(?i:{body})" if word_class.ignore_case else body
+
+
+def character_set(word_class: WordClass) -> str:
+    """A class of single characters as the inside of a set, each with its traditional spellings."""
+    return "".join(re.escape(entry) + variants().get(entry, "") for entry in word_class.entries())
 
 
 def _resolved(pattern: str, resolve: Callable[[str], str]) -> str:

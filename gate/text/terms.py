@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gate import lexicon
+from gate.lexicon import traditional
 from gate.text.deferred import deferred
 
 _zero_width_re = deferred("[\u200b-\u200d\u2060\ufeff\u00ad]")
@@ -21,8 +22,10 @@ def nfkc(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """NFKC (full-width → half-width, "，" → "、"), casefold, zero-width characters removed."""
-    return _zero_width_re().sub("", nfkc(text)).casefold()
+    """NFKC (full-width → half-width, "，" → "、"), casefold, zero-width characters removed, and
+    traditional characters in their simplified spelling (景點 → 景点: a Taiwan answer's terms are
+    the case's terms)."""
+    return traditional.fold(_zero_width_re().sub("", nfkc(text)).casefold())
 
 
 @dataclass(frozen=True)

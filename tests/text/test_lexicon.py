@@ -115,8 +115,31 @@ def test_a_class_is_one_pattern_of_its_phrases_longest_first() -> None:
     word_class = WordClass(description="d", zh=["推荐", "强烈推荐", "re:首推(?!荐)"], examples=["推荐"])
     from gate.lexicon.compile import source
 
-    assert source("x", word_class, lambda other: "") == "(?:强烈推荐|推荐|首推(?!荐))"
-    assert source("x", WordClass(description="d", zh=["不", "别"], en=["-"], examples=["不"]), str) == r"[不别\-]"
+    # each character also in its traditional spelling (薦, 強), inside a set as well as outside
+    assert source("x", word_class, lambda other: "") == "(?:[强強]烈推[荐薦]|推[荐薦]|首推(?![荐薦]))"
+    assert source("x", WordClass(description="d", zh=["不", "别"], en=["-"], examples=["不"]), str) == r"[不别別彆\-]"
+
+
+@pytest.mark.parametrize(("written", "compiled"), [
+    ("景点", "景[点點]"),
+    ("[^点a-z]", "[^点點a-z]"),
+    ("[一-龥]", "[一-龥]"),  # a range's ends are left as they are
+    (r"\[点\]", r"\[[点點]\]"),
+    ("[]点]", "[]点點]"),
+    ("点{2}", "[点點]{2}"),
+])
+def test_a_pattern_matches_traditional_spellings(written: str, compiled: str) -> None:
+    from gate.lexicon.traditional import with_traditional
+
+    assert with_traditional(written) == compiled
+
+
+def test_traditional_answers_read_as_simplified_ones() -> None:
+    from gate.lexicon.traditional import fold
+
+    assert lexicon.pattern("suggests").search("也值得考慮") is not None
+    assert lexicon.numbered("cn_digit")["兩"] == 2
+    assert fold("鹿回頭海鮮樓") == "鹿回头海鲜楼" and len(fold("打個卡")) == 3
 
 
 def test_a_class_in_braces_is_the_other_class(tmp_path: Path) -> None:
