@@ -27,6 +27,8 @@ def _marker_pattern() -> str:
         r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*"
         rf"(?:(?P<arabic>\d{{1,2}})(?P<delim>{delim}|\ufe0f?\u20e3)(?!\d)"
         rf"|{charset('open_bracket', 'label_open')}(?P<paren>\d{{1,2}}){charset('close_bracket', 'label_close')}"
+        # "（一）" "(二)": the sub-points of official numbering, under "一、" "二、"
+        rf"|{charset('open_bracket')}(?P<cnparen>{numeral}{{1,3}}){charset('close_bracket')}"
         rf"|(?P<cn>{numeral}{{1,3}}){period}"
         rf"|{source('ordinal_prefix')}\s*(?P<ordinal>{ordinal}{{1,3}})\s*"
         rf"(?:{source('measure_word')}(?:\s*{after_ordinal}\s*)?|(?={ends_ordinal}|$))"
@@ -83,7 +85,7 @@ def aside_label(head: str) -> bool:
 
 
 def marker(line: str) -> tuple[str, int] | None:
-    """The style and ordinal a line starts with ("1." "1、" "一、" "第一家" "1️⃣"…"🔟" "①" "❶" "⑴" "🥇"), or None."""
+    """The style and ordinal a line starts with ("1." "1、" "一、" "（一）" "第一家" "1️⃣"…"🔟" "①" "❶" "⑴" "🥇"), or None."""
     match = marker_re().match(line)
     if not match:
         return None
@@ -95,7 +97,7 @@ def marker(line: str) -> tuple[str, int] | None:
     option = match.group("option")
     if option:
         return "option", "abcde".index(option.lower()) + 1 if option.isascii() and option.isalpha() else to_int(option) or 0
-    for group in ("arabic", "paren", "cn", "ordinal", "no"):
+    for group in ("arabic", "paren", "cnparen", "cn", "ordinal", "no"):
         token = match.group(group)
         if token:
             number = to_int(token)

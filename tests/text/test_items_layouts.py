@@ -157,3 +157,15 @@ def test_bare_names_after_one_named_pick_are_still_the_larger_list() -> None:
 
 def test_a_first_person_lead_is_not_a_notes_label() -> None:
     assert not notes_label("我建议：")
+
+
+def test_official_numbering_s_sub_points_are_the_picks_under_its_section_headings() -> None:
+    from gate.text.items import extract
+
+    answer = ("一、推荐型号\n\n（一）Bose QuietComfort Ultra（头戴式）。降噪领先，参考价 2999 元。\n\n"
+              "（二）森海塞尔 Momentum 4（头戴式）。续航约 60 小时，参考价 2499 元。\n\n"
+              "（三）漫步者 NeoBuds Pro 2（入耳式）。参考价 699 元。\n\n二、选购说明\n\n"
+              "1.1 经常乘坐飞机的，优先考虑头戴式。\n1.2 通勤为主的，优先考虑入耳式。\n\n附：以上价格仅供参考。\n")
+    found = extract(answer)
+    assert [item.name for item in found.items] == ["Bose QuietComfort Ultra", "森海塞尔 Momentum 4", "漫步者 NeoBuds Pro 2"]
+    assert [price.value for item in found.items for price in item.prices] == [2999.0, 2499.0, 699.0]
