@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -106,8 +108,28 @@ def case_files(root: Path) -> list[Path]:
         raise GateError("case directory not found", where=str(root))
     if root.is_file():
         return [root]
-    return sorted((p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()),
-                  key=lambda p: p.relative_to(root).as_posix())
+    if not root.is_dir():
+        raise GateError(f"not a case file or directory ({_kind(root)})", where=str(root))
+    found = sorted((p for p in root.rglob("*") if p.suffix in (".yaml", ".yml")),
+                   key=lambda p: p.relative_to(root).as_posix())
+    for path in found:
+        if not path.is_file():  # a case file that cannot be read is never passed over in silence
+            raise GateError(f"not a readable case file: {_kind(path)}", where=str(path))
+    return found
+
+
+def _kind(path: Path) -> str:
+    """What stands at ``path`` instead of a regular file."""
+    if path.is_symlink() and not path.exists():
+        return f"a symbolic link to {os.readlink(path)}, which does not exist"
+    linked = " (through a symbolic link)" if path.is_symlink() else ""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:  # a loop of links, a directory that may not be searched
+        return f"cannot be looked at ({exc.strerror})"
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a regular file") + linked
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -57,3 +57,32 @@ def test_the_case_set_digest_reads_the_files_in_the_order_of_their_relative_path
         hasher.update(rel.encode() + b"\0" + files[rel].encode("utf-8") + b"\0")
     assert load_cases(tmp_path).digest == f"sha256:{hasher.hexdigest()}"
     assert sorted(files) != [p.relative_to(tmp_path).as_posix() for p in sorted(tmp_path.rglob("*.y*ml"))]
+
+
+def _plant(kind: str, path: Path) -> None:
+    import os
+
+    if kind == "dangling-link":
+        path.symlink_to(path.parent / "gone.yaml")
+    elif kind == "link-to-a-device":
+        path.symlink_to("/dev/null")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+
+
+@pytest.mark.parametrize(("kind", "said"), [
+    ("dangling-link", r"a symbolic link to .*gone\.yaml, which does not exist"),
+    ("link-to-a-device", r"a character device \(through a symbolic link\)"),
+    ("fifo", r"a FIFO"),
+    ("directory", r"a directory"),
+])
+def test_a_case_file_that_is_not_a_regular_file_is_an_error_naming_it_never_skipped(
+        tmp_path: Path, kind: str, said: str) -> None:
+    (tmp_path / "B3-QC-01.yaml").write_text(BODY, encoding="utf-8")
+    planted = tmp_path / "B3-QC-02.yaml"
+    _plant(kind, planted)
+    with pytest.raises(GateError, match=said) as raised:
+        load_cases(tmp_path)
+    assert raised.value.where == str(planted) and "not a readable case file" in str(raised.value)
