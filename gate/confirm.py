@@ -8,7 +8,7 @@ flake passes and clears. At most ``decision.confirm_runs`` rounds.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from gate.baseline import Baseline
 from gate.config import GateConfig
@@ -84,3 +84,35 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
         if rerun.interrupted:
             return trajectories, verdicts, True, cached
     return trajectories, verdicts, False, cached
+
+
+def rerun_keys(config: GateConfig, case_set: CaseSet, base: Baseline | None, planned: set[tuple[str, str, int]],
+               verdicts: Mapping[tuple[str, str, int], RunVerdict]) -> set[tuple[str, str, int]]:
+    """The confirm reruns :func:`confirm_failures` makes after the ``planned`` runs gave ``verdicts``
+    (the rounds replayed on the verdicts of the reruns themselves): the only runs beyond the plan a
+    shard may hold. A round whose runs are not all in ``verdicts`` ends the replay (an interrupted run)."""
+    settings = config.decision
+    if settings.mode == "point" or not settings.confirm_runs or base is None:
+        return set()
+    from gate.policy.outage import unavailable
+
+    cases = case_set.cases
+    have = [verdicts[key] for key in sorted(planned) if key in verdicts]
+    if unavailable(metrics_mod.compute(cases, have), have, settings) is not None:
+        return set()
+    next_run: dict[tuple[str, str], int] = {}
+    for cid, group, run in planned:
+        next_run[(cid, group)] = max(next_run.get((cid, group), 0), run + 1)
+    made: set[tuple[str, str, int]] = set()
+    for done in range(settings.confirm_runs):
+        computed = metrics_mod.compute(cases, have)
+        pending = regressions.still_open(computed, compare(base, computed, case_set.digest), alpha=settings.alpha,
+                                         remaining=settings.confirm_runs - done)
+        rerun = [(cid, group, next_run[(cid, group)]) for cid, group in pending]
+        for cid, group in pending:
+            next_run[(cid, group)] += 1
+        made.update(rerun)
+        if not rerun or any(key not in verdicts for key in rerun):
+            break
+        have += [verdicts[key] for key in rerun]
+    return made

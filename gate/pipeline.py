@@ -187,6 +187,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: Seque
         decision=decisions_cfg, junit=config.reports.junit, regressions=decided.pairs,
         reruns=count_reruns(case_set.cases, verdicts, config.repeats), unavailable=decided.unavailable,
         context=run_context(os.environ), excerpts=excerpts(trajectories, verdicts),
+        digests={(t.case_id, t.group, t.run): t.digest for t in trajectories},
     )
 
 

@@ -103,6 +103,8 @@ class SpooledRun:
     run: int
     error: str | None
     done_key: bytes
+    digest: str
+    """The trajectory's digest, taken as it was spooled: results.json records it for every run."""
     spool: Spool
     offset: int
     length: int
@@ -118,10 +120,6 @@ class SpooledRun:
     def final_answer(self) -> str:
         return self.whole().final_answer
 
-    @property
-    def digest(self) -> str:
-        return self.whole().digest
-
 
 class Spool(TextSpool):
     """Trajectories written to a temporary file as a run finishes them, each kept as a
@@ -135,7 +133,8 @@ class Spool(TextSpool):
         place = self.store(record_line(record))
         if place is None:
             return record
-        return SpooledRun(record.case_id, record.group, record.run, record.error, record.done_key, self, *place)
+        return SpooledRun(record.case_id, record.group, record.run, record.error, record.done_key, record.digest, self,
+                          *place)
 
 
 Kept = Trajectory | SpooledRun

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool
@@ -13,6 +13,9 @@ from gate.model import Model
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 SCHEMA = "gate.results/v1"
+
+RunKey = tuple[str, str, int]
+"""A run's (case, group, run)."""
 
 
 # ---------------------------------------------------------------- the document, as readers see it
@@ -59,6 +62,9 @@ class RunRecord(_Part):
     error: str | None = None
     constraints: list[ConstraintRecord] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    trajectory: str | None = None
+    """The digest of the run's trajectory (``sha256:…``) in trajectories.jsonl beside it: what
+    `gate merge` holds the record to; absent where no trajectory was written (`gate eval`)."""
 
 
 class CountRecord(_Part):
@@ -147,9 +153,10 @@ class ResultsFile(_Part):
         return {(r.case_id, r.group, r.run) for r in self.results}
 
 
-def run_json(verdict: RunVerdict) -> dict[str, Any]:
-    """One run verdict as results.json stores it (durations kept in ``metadata``)."""
-    return {
+def run_json(verdict: RunVerdict, trajectory: str | None = None) -> dict[str, Any]:
+    """One run verdict as results.json stores it (durations kept in ``metadata``), with its
+    trajectory's digest when one was written."""
+    found = {
         "case_id": verdict.case_id,
         "group": verdict.group,
         "run": verdict.run,
@@ -159,6 +166,9 @@ def run_json(verdict: RunVerdict) -> dict[str, Any]:
         "constraints": [_constraint_json(c) for c in verdict.constraints],
         "metadata": verdict.metadata,
     }
+    if trajectory is not None:
+        found["trajectory"] = trajectory
+    return found
 
 
 def _constraint_json(verdict: ConstraintVerdict) -> dict[str, Any]:
@@ -183,16 +193,20 @@ def results_head(*, cases_digest: str, metrics: dict[str, Any], findings: list[d
             "passed": passed, **(extra or {})}
 
 
-def results_document(head: dict[str, Any], verdicts: Iterable[RunVerdict]) -> dict[str, Any]:
-    """The results.json document; keys sorted on write, runs sorted here."""
-    return {**head, "results": [run_json(v) for v in sort_verdicts(verdicts)]}
+def results_document(head: dict[str, Any], verdicts: Iterable[RunVerdict],
+                     digests: Mapping[RunKey, str] | None = None) -> dict[str, Any]:
+    """The results.json document; keys sorted on write, runs sorted here; ``digests``: each run's
+    trajectory digest, where its trajectory was written."""
+    digests = digests or {}
+    return {**head, "results": [run_json(v, digests.get((v.case_id, v.group, v.run))) for v in sort_verdicts(verdicts)]}
 
 
 # ---------------------------------------------------------------- the document, written a run at a time
 
 
-def results_text(head: dict[str, Any], verdicts: Iterable[RunVerdict]) -> Iterator[str]:
-    """``dump_json(results_document(head, verdicts))`` piece by piece, the same bytes: no run's dict
+def results_text(head: dict[str, Any], verdicts: Iterable[RunVerdict],
+                 digests: Mapping[RunKey, str] | None = None) -> Iterator[str]:
+    """``dump_json(results_document(head, verdicts, digests))`` piece by piece, the same bytes: no run's dict
     outlives its own text, and the constraints and metadata runs share (a deterministic agent's
     repeats share one verdict) are encoded once."""
     entries = sorted([*head, "results"])
@@ -200,7 +214,7 @@ def results_text(head: dict[str, Any], verdicts: Iterable[RunVerdict]) -> Iterat
     for index, key in enumerate(entries):
         yield f"\n  {_encode(key)}: "
         if key == "results":
-            yield from _runs_text(sort_verdicts(verdicts))
+            yield from _runs_text(sort_verdicts(verdicts), digests or {})
         else:
             yield from _encode_parts(head[key], 2)
         yield "," if index < len(entries) - 1 else "\n}\n"
@@ -249,7 +263,7 @@ def _metadata_text(metadata: dict[str, object]) -> str:
     return _encode(metadata, 6)
 
 
-def _runs_text(verdicts: list[RunVerdict]) -> Iterator[str]:
+def _runs_text(verdicts: list[RunVerdict], digests: Mapping[RunKey, str]) -> Iterator[str]:
     if not verdicts:
         yield "[]"
         return
@@ -257,6 +271,7 @@ def _runs_text(verdicts: list[RunVerdict]) -> Iterator[str]:
     shared: ByIdentity[str] = ByIdentity()  # the texts of the constraints and metadata runs share
     for index, verdict in enumerate(verdicts):
         constraints, metadata = verdict.constraints, verdict.metadata
+        trajectory = digests.get((verdict.case_id, verdict.group, verdict.run))
         # run_json's keys, sorted
         yield ("[\n    {" if index == 0 else ",\n    {") + field + f",{field}".join((
             f'"case_id": {_encode(verdict.case_id)}',
@@ -266,6 +281,7 @@ def _runs_text(verdicts: list[RunVerdict]) -> Iterator[str]:
             f'"metadata": {shared.get(metadata, _metadata_text, metadata)}',
             f'"run": {verdict.run}',
             f'"status": {_encode(verdict.status.value)}',
+            *([f'"trajectory": {_encode(trajectory)}'] if trajectory is not None else []),
             f'"unjudged": {verdict.unjudged}',
         )) + "\n    }"
     yield "\n  ]"

@@ -1,6 +1,7 @@
 """`gate merge`: combine the shards of a matrix run into one result set and one report.
 
-Each shard's directory holds results.json and trajectories.jsonl. The merged verdicts are judged
+Each shard's directory holds results.json and trajectories.jsonl, which must hold exactly the runs
+the shard's configuration implies (:mod:`gate.commands.merge_runs`). The merged verdicts are judged
 again from the trajectories with the same code as an unsharded run, so merging four shards gives
 exactly what one run would have given.
 """
@@ -14,13 +15,16 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from gate import safejson
+from gate.commands.merge_runs import Shard, check_evidence, check_runs
 from gate.errors import GateError
 from gate.loader import load_cases
-from gate.pipeline import CheckSettings, build_report, identity, reference_bar, reference_baseline, write_reports
+from gate.pipeline import CheckSettings, build_report, identity, judge, reference_bar, reference_baseline, write_reports
 from gate.records import read_trajectories
 from gate.report.model import GateReport
 from gate.results import SCHEMA, ResultsFile
+from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
+from gate.verdict import RunVerdict
 from gate.yamlio import first_problem
 
 
@@ -78,21 +82,26 @@ def merge_shards(files: list[Path], settings: CheckSettings) -> tuple[GateReport
         raise GateError("the case files changed since the shards ran (cases_digest differs from cases/)")
     if json.dumps(identity(config), sort_keys=True) != configs.pop():
         raise GateError("gate.yaml differs from the one the shards ran with (identity differs)")
-    trajectories: list[Trajectory] = []
-    for path, document in documents:
-        expected = document.run_keys()
-        records = read_trajectories(path.parent / "trajectories.jsonl", case_set.cases, allow_empty=not expected)
-        if {(t.case_id, t.group, t.run) for t in records} != expected:
-            raise GateError("trajectories.jsonl does not match results.json beside it", where=str(path.parent))
-        if expected & {(t.case_id, t.group, t.run) for t in trajectories}:
-            raise GateError("runs overlap another shard's", where=str(path))
-        trajectories += records
-    interrupted = any(doc.interrupted for _, doc in documents)
     merged = dataclasses.replace(settings, config=config)
     merged, bar_notes = reference_bar(merged, case_set)
     base, notes = reference_baseline(merged)
     notes = bar_notes + notes
-    report = build_report(merged, case_set, trajectories, base=base, interrupted=interrupted, notes=notes)
+    readings = Readings()  # the consistency fields of the runs, read as they are judged
+    trajectories: list[Trajectory] = []
+    verdicts: list[RunVerdict] = []
+    for path, document in documents:
+        records = read_trajectories(path.parent / "trajectories.jsonl", case_set.cases, allow_empty=not document.results)
+        shard = Shard(path, document, records, judge(case_set.cases, records, merged.config.judging.budget_s,
+                                                     readings=readings))
+        check_evidence(shard)
+        check_runs(shard, merged.config, case_set, base)
+        if document.run_keys() & {(t.case_id, t.group, t.run) for t in trajectories}:
+            raise GateError("runs overlap another shard's", where=str(path))
+        trajectories += records
+        verdicts += shard.verdicts
+    interrupted = any(doc.interrupted for _, doc in documents)
+    report = build_report(merged, case_set, trajectories, base=base, interrupted=interrupted, notes=notes,
+                          verdicts=verdicts, readings=readings)
     cached = sum(doc.cached_answers for _, doc in documents)
     report = dataclasses.replace(report, cached=cached)
     paths = write_reports(report, settings.out_dir, trajectories)

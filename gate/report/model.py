@@ -43,6 +43,8 @@ class GateReport:
     """Confirm reruns among the verdicts."""
     unavailable: bool = False
     """Most runs of a group ended in agent errors: an outage (exit 4), not a regression."""
+    digests: dict[tuple[str, str, int], str] = field(default_factory=dict)
+    """Each run's trajectory digest, where trajectories.jsonl is written beside results.json."""
     excerpts: dict[tuple[str, str, int], str] = field(default_factory=dict)
     """The start of the answer of each failing or uncertain run, for the reports that show it (JUnit system-out)."""
     context: dict[str, str] = field(default_factory=dict)
@@ -77,7 +79,7 @@ class GateReport:
     def document_text(self) -> Iterator[str]:
         """results.json's text (contract keys plus the baseline comparison, identity and shard), a run
         at a time."""
-        return results_text(self._head(), self.verdicts)
+        return results_text(self._head(), self.verdicts, self.digests)
 
     def _head(self) -> dict[str, Any]:
         extra: dict[str, Any] = {
