@@ -24,16 +24,18 @@ def baseline_group() -> None:
 @click.option("--out", "out_path", default=None, help="Baseline file to write (default: from gate.yaml).")
 @click.option("--accept-regressions", is_flag=True,
               help="Record it even where it lowers the bar (cases that passed and now fail).")
+@click.option("--accept-partial", is_flag=True,
+              help="Record it even from a partial run (interrupted, runs missing, agent errors); says what it lacked.")
 def baseline_update_command(config_path: str | None, runs: int | None, results_path: str | None,
-                            out_path: str | None, accept_regressions: bool) -> None:
+                            out_path: str | None, accept_regressions: bool, accept_partial: bool) -> None:
     """Write the baseline (atomically) from fresh runs of every case, or from a results file.
 
     Prints the calibration and what it changes; refuses (exit 1) to lower the bar for a case unless
-    --accept-regressions is given.
+    --accept-regressions is given, and to record a partial run unless --accept-partial is.
     """
     from gate.commands.baseline import update
 
-    sys.exit(update(config_path, results_path, out_path, runs, accept_regressions))
+    sys.exit(update(config_path, results_path, out_path, runs, accept_regressions, accept_partial))
 
 
 @baseline_group.command("accept")

@@ -1,6 +1,7 @@
 """`gate baseline update`: write the baseline from fresh runs of every case (``decision.baseline_runs``
 of them by default, ``--runs N``), or — explicitly — from a results file (``--results``); say how
-noisy it is; refuse to lower the bar unless asked.
+noisy it is; refuse to lower the bar, or to record a partial run (:mod:`gate.commands.baseline_partial`),
+unless asked.
 
 The baseline then knows each (case, group)'s pass rate rather than one status, and the printout
 lists the flaky pairs and how many runs per case would detect a drop of ``decision.effect`` with
@@ -18,6 +19,7 @@ import click
 
 from gate import baseline
 from gate.baseline_diff import diff
+from gate.commands.baseline_partial import Gaps, gaps
 from gate.commands.merge import read_results
 from gate.config import GateConfig, load_config
 from gate.confirm import judge_for, judged
@@ -26,15 +28,17 @@ from gate.interrupts import StopRequests, stop_requests
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import identity, select_cases
+from gate.results import ResultsFile
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import from_metrics
 from gate.scoring.metrics import Metrics
 from gate.scoring.stats import runs_for_power
 
 
-def record(config: GateConfig, runs: int, stops: StopRequests | None = None) -> tuple[baseline.Baseline, int] | None:
-    """The baseline of ``runs`` fresh runs of every selected job, and the number of runs made; None
-    when a stop interrupted them (a partial baseline would lie)."""
+def record(config: GateConfig, runs: int, stops: StopRequests | None = None,
+           ) -> tuple[baseline.Baseline, int, Gaps] | None:
+    """The baseline of ``runs`` fresh runs of every selected job, the number of runs made and what
+    they lack (agent errors); None when a stop interrupted them (a partial baseline would lie)."""
     from gate.runner import run_jobs
     from gate.subject import prepare_analysers
 
@@ -51,7 +55,8 @@ def record(config: GateConfig, runs: int, stops: StopRequests | None = None) -> 
     calibration = calibrate(computed, config, runs)
     made = from_metrics(computed, cases_digest=case_set.digest, identity=identity(config),
                                      runs_per_case=runs, calibration=calibration)
-    return made, len(outcome.trajectories)
+    lacking = gaps((job.key for job in jobs), (((t.case_id, t.group, t.run), t.error) for t in outcome.trajectories))
+    return made, len(outcome.trajectories), lacking
 
 
 def calibrate(metrics: Metrics, config: GateConfig, runs: int) -> dict[str, Any]:
@@ -92,16 +97,16 @@ def describe(calibration: dict[str, Any]) -> str:
 
 
 def update(config_path: str | None, results_path: str | None, out_path: str | None, runs: int | None,
-           accept_regressions: bool) -> int:
-    """Write the baseline; 1 when it would lower the bar and that was not accepted, 130 when a stop
-    came before it was written (nothing written either way). ``results_path``: record that results
-    file ("" for the latest, in out_dir) instead of fresh runs."""
+           accept_regressions: bool, accept_partial: bool = False) -> int:
+    """Write the baseline; 1 when it would lower the bar, or come from a partial run, and that was
+    not accepted, 130 when a stop came before it was written (nothing written either way).
+    ``results_path``: record that results file ("" for the latest, in out_dir) instead of fresh runs."""
     with stop_requests() as stops:
-        return _update(config_path, results_path, out_path, runs, accept_regressions, stops)
+        return _update(config_path, results_path, out_path, runs, accept_regressions, stops, accept_partial)
 
 
 def _update(config_path: str | None, results_path: str | None, out_path: str | None, runs: int | None,
-            accept_regressions: bool, stops: StopRequests) -> int:
+            accept_regressions: bool, stops: StopRequests, accept_partial: bool = False) -> int:
     config = load_config(config_path)
     target = Path(out_path) if out_path else config.resolve(config.baseline)
     old = baseline.load(target)  # a corrupt one is an error before any agent call
@@ -109,7 +114,7 @@ def _update(config_path: str | None, results_path: str | None, out_path: str | N
         recorded = record(config, runs or config.decision.baseline_runs, stops)
         if recorded is None:
             return _interrupted()
-        made, total = recorded
+        made, total, lacking = recorded
         click.echo(describe(made.calibration or {}))
     else:
         if runs is not None:
@@ -118,12 +123,21 @@ def _update(config_path: str | None, results_path: str | None, out_path: str | N
         document = read_results(source)
         if document.shard is not None:
             raise GateError("these are one shard's results; merge the shards first (`gate merge`)", where=str(source))
-        if document.interrupted:
-            raise GateError("these results are partial (the run was interrupted); rerun `gate check` first", where=str(source))
+        if document.interrupted and not accept_partial:
+            raise GateError("these results are partial (the run was interrupted); rerun `gate check` first, or "
+                            "record them with --accept-partial", where=str(source))
         made, total = baseline.from_results(document, str(source)), len(document.results)
+        lacking = _lacking(config, document)
         _warn_if_thin(made, config.decision.baseline_runs, source)
     if stops.requested:
         return _interrupted()
+    if lacking and not accept_partial:
+        click.echo(f"gate: refused: a partial run is no baseline — {'; '.join(lacking.lines())}; rerun, or record "
+                   f"it with --accept-partial (nothing written to {target})", err=True)
+        return EXIT_FAILED
+    if lacking:
+        click.echo(f"gate: warning: recorded from a partial run (--accept-partial): {'; '.join(lacking.lines())}",
+                   err=True)
     if old is not None and old.accepted:
         made = made.model_copy(update={"accepted": old.accepted})  # acceptances stand until revoked
     if not _may_replace(old, made, accept_regressions, target):
@@ -133,6 +147,14 @@ def _update(config_path: str | None, results_path: str | None, out_path: str | N
     baseline.write(target, made)
     click.echo(f"baseline written to {target} ({total} runs)")
     return EXIT_PASSED
+
+
+def _lacking(config: GateConfig, document: ResultsFile) -> Gaps:
+    """What a results file lacks of the runs gate.yaml plans for its cases."""
+    case_set = load_cases(config.resolve(config.cases.path), config.suites)
+    planned = (job.key for job in plan(select_cases(config, case_set, None), config.groups, config.repeats))
+    return gaps(planned, (((r.case_id, r.group, r.run), r.error) for r in document.results),
+                interrupted=document.interrupted)
 
 
 def _warn_if_thin(made: baseline.Baseline, wanted: int, source: Path) -> None:
