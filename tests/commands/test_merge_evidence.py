@@ -124,3 +124,38 @@ def test_confirm_reruns_are_accepted_as_the_decision_settings_make_them_and_no_m
     assert code == 2, said
     assert f"case {BROKEN} group B run {len(made)} (and 2 more) is not a run this shard makes: it is beyond the " \
            "planned repeats, and no confirm rerun" in said
+
+
+def test_an_interrupted_shard_may_lack_runs_but_never_hold_others(project: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    point_mode(project)
+    holder = _shards(project, monkeypatch)
+    results, records = _results(holder), _records(holder)
+    results["results"] = [r for r in results["results"] if (r["case_id"], r["group"]) != (BROKEN, "B")]
+    _rewrite(holder, {**results, "interrupted": True},
+             [r for r in records if (r["case_id"], r["group"]) != (BROKEN, "B")])
+    code, said = _merge()
+    assert code == 130, said  # interrupted: never a pass
+    _passing_copies(holder, [1])
+    code, said = _merge()
+    assert code == 2 and f"case {BROKEN} group B run 1 is not a run this shard makes" in said
+
+
+def test_a_case_moved_into_another_shard_is_refused(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    point_mode(project)
+    holder = _shards(project, monkeypatch)
+    other = project / ("shard-1" if holder.name != "shard-1" else "shard-2")
+    results, records = _results(holder), _records(holder)
+    moved = [r for r in results["results"] if r["case_id"] == BROKEN]
+    _rewrite(holder, {**results, "results": [r for r in results["results"] if r["case_id"] != BROKEN]},
+             [r for r in records if r["case_id"] != BROKEN])
+    there = _results(other)
+    _rewrite(other, {**there, "results": there["results"] + moved},
+             _records(other) + [r for r in records if r["case_id"] == BROKEN])
+    code, said = _merge()
+    assert code == 2, said
+    if other.name < holder.name:  # the shards are checked in the order given: the first one wrong is named
+        assert (f"{Path(other.name) / 'results.json'}: case {BROKEN} group A run 0 (and 1 more) is not a run this "
+                f"shard makes: case {BROKEN} is not among the cases shard {other.name[-1]}/4 runs") in said
+    else:
+        assert f"{Path(holder.name) / 'results.json'}: case {BROKEN} group A run 0 (and 1 more) is missing" in said
