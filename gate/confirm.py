@@ -8,7 +8,7 @@ flake passes and clears. At most ``decision.confirm_runs`` rounds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from gate.baseline import Baseline
 from gate.config import GateConfig
@@ -18,6 +18,7 @@ from gate.jobs import Job
 from gate.loader import CaseSet
 from gate.policy import regressions
 from gate.records import Kept
+from gate.results import RunKey
 from gate.runner import RunOutcome, run_jobs
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import compare
@@ -54,28 +55,19 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
     verdicts = judged(case_set, outcome, budget_s)
     settings = config.decision
     stopped = outcome.interrupted or (stops is not None and stops.requested)
-    if settings.mode == "point" or not settings.confirm_runs or base is None or stopped:
+    if not _confirms(config, base) or stopped:
         return trajectories, verdicts, stopped, outcome.cache_hits
-    from gate.policy.outage import unavailable
-
-    if unavailable(metrics_mod.compute(cases, verdicts), verdicts, settings) is not None:
+    if _down(case_set, verdicts, config):
         return trajectories, verdicts, False, outcome.cache_hits  # rerunning an agent that is down only costs timeouts
-    next_run: dict[tuple[str, str], int] = {}
-    for t in trajectories:
-        next_run[(t.case_id, t.group)] = max(next_run.get((t.case_id, t.group), 0), t.run + 1)
+    next_run = _next_runs((t.case_id, t.group, t.run) for t in trajectories)
     cached = outcome.cache_hits
     for done in range(settings.confirm_runs):
         if stops is not None and stops.requested:  # a stop while the last round was judged
             return trajectories, verdicts, True, cached
-        computed = metrics_mod.compute(cases, verdicts)
-        comparison = compare(base, computed, case_set.digest)
-        pending = regressions.still_open(computed, comparison, alpha=settings.alpha,
-                                         remaining=settings.confirm_runs - done)
-        if not pending:
+        keys = _round(config, case_set, base, verdicts, next_run, done)
+        if not keys:
             break
-        jobs = [Job(cases[cid], group, next_run[(cid, group)]) for cid, group in pending]
-        for cid, group in pending:
-            next_run[(cid, group)] += 1
+        jobs = [Job(cases[cid], group, run) for cid, group, run in keys]
         rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s), keep=keep,
                          give_up_unreachable=config.decision.outage_on_unreachable, stops=stops)
         trajectories += rerun.trajectories
@@ -86,33 +78,53 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
     return trajectories, verdicts, False, cached
 
 
-def rerun_keys(config: GateConfig, case_set: CaseSet, base: Baseline | None, planned: set[tuple[str, str, int]],
-               verdicts: Mapping[tuple[str, str, int], RunVerdict]) -> set[tuple[str, str, int]]:
+def rerun_keys(config: GateConfig, case_set: CaseSet, base: Baseline | None, planned: set[RunKey],
+               verdicts: Mapping[RunKey, RunVerdict]) -> set[RunKey]:
     """The confirm reruns :func:`confirm_failures` makes after the ``planned`` runs gave ``verdicts``
-    (the rounds replayed on the verdicts of the reruns themselves): the only runs beyond the plan a
+    (its rounds replayed on the verdicts of the reruns themselves): the only runs beyond the plan a
     shard may hold. A round whose runs are not all in ``verdicts`` ends the replay (an interrupted run)."""
-    settings = config.decision
-    if settings.mode == "point" or not settings.confirm_runs or base is None:
+    have = [verdicts[key] for key in sorted(planned) if key in verdicts]
+    if not _confirms(config, base) or _down(case_set, have, config):
         return set()
+    next_run = _next_runs(planned)
+    made: set[RunKey] = set()
+    for done in range(config.decision.confirm_runs):
+        keys = _round(config, case_set, base, have, next_run, done)
+        made.update(keys)
+        if not keys or any(key not in verdicts for key in keys):
+            break
+        have += [verdicts[key] for key in keys]
+    return made
+
+
+def _confirms(config: GateConfig, base: Baseline | None) -> bool:
+    """Whether the decision settings confirm failures by rerunning them at all."""
+    settings = config.decision
+    return settings.mode != "point" and bool(settings.confirm_runs) and base is not None
+
+
+def _down(case_set: CaseSet, verdicts: list[RunVerdict], config: GateConfig) -> bool:
     from gate.policy.outage import unavailable
 
-    cases = case_set.cases
-    have = [verdicts[key] for key in sorted(planned) if key in verdicts]
-    if unavailable(metrics_mod.compute(cases, have), have, settings) is not None:
-        return set()
-    next_run: dict[tuple[str, str], int] = {}
-    for cid, group, run in planned:
-        next_run[(cid, group)] = max(next_run.get((cid, group), 0), run + 1)
-    made: set[tuple[str, str, int]] = set()
-    for done in range(settings.confirm_runs):
-        computed = metrics_mod.compute(cases, have)
-        pending = regressions.still_open(computed, compare(base, computed, case_set.digest), alpha=settings.alpha,
-                                         remaining=settings.confirm_runs - done)
-        rerun = [(cid, group, next_run[(cid, group)]) for cid, group in pending]
-        for cid, group in pending:
-            next_run[(cid, group)] += 1
-        made.update(rerun)
-        if not rerun or any(key not in verdicts for key in rerun):
-            break
-        have += [verdicts[key] for key in rerun]
-    return made
+    return unavailable(metrics_mod.compute(case_set.cases, verdicts), verdicts, config.decision) is not None
+
+
+def _next_runs(keys: Iterable[RunKey]) -> dict[tuple[str, str], int]:
+    """Each (case, group)'s next run index after ``keys``."""
+    found: dict[tuple[str, str], int] = {}
+    for cid, group, run in keys:
+        found[(cid, group)] = max(found.get((cid, group), 0), run + 1)
+    return found
+
+
+def _round(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts: list[RunVerdict],
+           next_run: dict[tuple[str, str], int], done: int) -> list[RunKey]:
+    """The runs of confirm round ``done`` after ``verdicts`` (``next_run`` moves past them)."""
+    settings = config.decision
+    computed = metrics_mod.compute(case_set.cases, verdicts)
+    pending = regressions.still_open(computed, compare(base, computed, case_set.digest), alpha=settings.alpha,
+                                     remaining=settings.confirm_runs - done)
+    keys = [(cid, group, next_run[(cid, group)]) for cid, group in pending]
+    for cid, group in pending:
+        next_run[(cid, group)] += 1
+    return keys
