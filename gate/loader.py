@@ -112,9 +112,11 @@ def case_files(root: Path) -> list[Path]:
         raise GateError(f"not a case file or directory ({_kind(root)})", where=str(root))
     found = sorted((p for p in root.rglob("*") if p.suffix in (".yaml", ".yml")),
                    key=lambda p: p.relative_to(root).as_posix())
-    for path in found:
-        if not path.is_file():  # a case file that cannot be read is never passed over in silence
-            raise GateError(f"not a readable case file: {_kind(path)}", where=str(path))
+    # a case file that cannot be read is never passed over in silence; each one is named
+    unreadable = [GateError(f"not a readable case file: {_kind(path)}", where=str(path))
+                  for path in found if not path.is_file()]
+    if unreadable:
+        raise unreadable[0] if len(unreadable) == 1 else GateErrors(unreadable)
     return found
 
 

@@ -86,3 +86,12 @@ def test_a_case_file_that_is_not_a_regular_file_is_an_error_naming_it_never_skip
     with pytest.raises(GateError, match=said) as raised:
         load_cases(tmp_path)
     assert raised.value.where == str(planted) and "not a readable case file" in str(raised.value)
+
+
+def test_every_unreadable_case_file_is_named(tmp_path: Path) -> None:
+    (tmp_path / "B3-QC-01.yaml").write_text(BODY, encoding="utf-8")
+    for name in ("B3-QC-02.yaml", "B3-QC-03.yml"):
+        (tmp_path / name).symlink_to(tmp_path / "gone.yaml")
+    with pytest.raises(GateError) as raised:
+        load_cases(tmp_path, every_problem=True)
+    assert [p.where for p in raised.value.problems] == [str(tmp_path / "B3-QC-02.yaml"), str(tmp_path / "B3-QC-03.yml")]
