@@ -13,6 +13,7 @@ from gate.errors import did_you_mean
 from gate.lexicon import charset, source
 from gate.subject import Subject
 from gate.text import terms as term_text
+from gate.text.canonical import canonical
 from gate.text.deferred import deferred
 from gate.text.names import called
 from gate.verdict import Outcome
@@ -113,9 +114,9 @@ _WINDOW = 24
 
 
 def _excused(folded: str, hit: term_text.Hit) -> bool:
-    """``folded`` is the folded text the hit was found in (``Hit.start`` indexes it)."""
-    end = hit.start + len(term_text.fold(hit.matched))
-    before, after = folded[max(0, hit.start - _WINDOW) : hit.start], folded[end : end + _WINDOW]
+    """``folded`` is the canonical form the hit was found in (``Hit.canonical_span`` indexes it)."""
+    start, end = hit.canonical_span
+    before, after = folded[max(0, start - _WINDOW) : start], folded[end : end + _WINDOW]
     if _excused_before_re().search(before) or _fraction_after_re().match(after):
         return True
     return _compared_with_re().search(before) is not None and _comparison_after_re().match(after) is not None
@@ -142,9 +143,9 @@ def terms_forbidden(subject: Subject, params: TermsParams) -> Outcome:
     hits = [
         (where, hit)
         for where, text in _texts(subject, params.scope)
-        for folded in [term_text.fold(text)]
-        for hit in term_text.find(text, wanted)
-        if params.scope == "answer" or not _excused(folded, hit)
+        for form in [canonical(text)]
+        for hit in term_text.find_in(text, form, wanted)
+        if params.scope == "answer" or not _excused(form.text, hit)
     ]
     if hits:
         shown = "; ".join(f"'{hit.matched}' ({_term_name(hit.term, params)}) in {where}" for where, hit in hits[:4])

@@ -155,7 +155,7 @@ def _only_offered(clause: str, after: str) -> bool:
 
 def _introduced(words: list[str], containing: list[str], opening: list[str]) -> bool:
     return any(find(label, words) for label in containing) or any(
-        hit.start == 0 for label in opening for hit in find(label, words)
+        hit.canonical_span[0] == 0 for label in opening for hit in find(label, words)
     )
 
 

@@ -18,9 +18,9 @@ from itertools import pairwise
 from gate import lexicon
 from gate.lexicon import LINE_BREAK, WHITESPACE, charset, source
 from gate.text.amounts import in_ten_thousands, in_thousands, price_re, value
+from gate.text.canonical import nfkc
 from gate.text.deferred import deferred
 from gate.text.numerals import to_int
-from gate.text.terms import nfkc
 
 _foreign_before_re = deferred(lambda: rf"{source('foreign_currency_before')}\s*$")  # $ is dollars, ¥ is yuan
 _foreign_after_re = deferred(lambda: rf"\s*{source('foreign_currency')}")

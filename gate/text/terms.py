@@ -1,24 +1,18 @@
-"""Term matching: case-insensitive, full-/half-width folded, with the alias groups of :mod:`gate.lexicon`."""
+"""Term matching on the canonical form of :mod:`gate.text.canonical` (case, width, invisible characters
+and decorating marks folded away), with the alias groups of :mod:`gate.lexicon`."""
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from gate import lexicon
 from gate.lexicon import traditional
+from gate.text.canonical import Canonical, canonical, nfkc
 from gate.text.deferred import deferred
 
 _zero_width_re = deferred("[\u200b-\u200d\u2060\ufeff\u00ad]")
-
-
-def nfkc(text: str) -> str:
-    """NFKC, the full-width comma kept a clause break ("、") rather than a thousands separator."""
-    # NFKC would turn the full-width comma into ","; a Chinese clause break is not a thousands
-    # separator ("人均约 800，非常…" is 800, not 800,…), so it becomes "、" (same length) instead.
-    return unicodedata.normalize("NFKC", text.replace("，", "、"))
 
 
 def fold(text: str) -> str:
@@ -30,11 +24,15 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True)
 class Hit:
-    """A term found in a text: the term as configured and the text it matched."""
+    """A term found in a text: the term as configured, the original text it matched and where."""
 
     term: str
     matched: str
+    """The original spelling, invisible characters and marks included."""
     start: int
+    """Where ``matched`` starts in the original text."""
+    canonical_span: tuple[int, int]
+    """Where the match lies in the canonical form it was found in."""
 
 
 _LEET = {"o": "0", "i": "1!|", "l": "1|", "e": "3", "a": "4@", "s": "5$", "t": "7", "b": "8", "g": "9"}
@@ -63,7 +61,7 @@ def _pattern(term: str) -> re.Pattern[str]:
     if term.startswith("re:"):
         # Casefolding the pattern itself would turn \S into \s; match the folded text ignoring case.
         return re.compile(nfkc(term[3:]), re.IGNORECASE)
-    folded = fold(term)
+    folded = canonical(term).text
     if re.fullmatch(r"[a-z]+", folded):  # a plain Latin name: with digits for letters, or spaced out
         letters = [_latin_letter(char) for char in folded]
         body = "".join(letters)
@@ -89,55 +87,25 @@ def expand(terms: list[str] | tuple[str, ...], groups: list[str] | tuple[str, ..
     return list(seen)
 
 
-class _FoldTable(dict[int, str]):
-    """Each character's fold, worked out the first time ``str.translate`` meets the character (a
-    hostile answer of many distinct characters starts the table afresh rather than grow it)."""
-
-    LIMIT = 65536
-
-    def __missing__(self, codepoint: int) -> str:
-        char = chr(codepoint)
-        piece = fold(char)
-        if len(piece) != 1:
-            _UNEVEN.add(char)
-        if len(self) >= self.LIMIT:
-            self.clear()
-        self[codepoint] = piece
-        return piece
-
-
-_FOLDS = _FoldTable()
-_UNEVEN: set[str] = set()
-"""Characters that fold to none or to several (zero-width marks, ligatures, ㎏): positions in the
-folded text shift after them."""
-
-
-def _fold_with_origins(text: str) -> tuple[str, list[int] | None]:
-    """The text folded character by character and, for each folded character, the index of the
-    original it came from — None when every character folded to exactly one, so indices agree."""
-    folded = text.translate(_FOLDS)  # fills the table for every character of the text first
-    if _UNEVEN.isdisjoint(text):
-        return folded, None
-    origins = [index for index, char in enumerate(text) for _ in _FOLDS[ord(char)]]
-    return folded, [*origins, len(text)]
-
-
 def find(text: str, terms: list[str]) -> list[Hit]:
     """Every occurrence of any term in ``text``, in text order; ``matched`` quotes the original."""
-    folded, origins = _fold_with_origins(text)
-    hits = [
-        Hit(term, text[match.start() : match.end()] if origins is None
-            else text[origins[match.start()] : origins[match.end() - 1] + 1], match.start())
-        for term in terms
-        for match in _pattern(term).finditer(folded)
-        if match.group(0)  # a pattern that can match nothing must not "find" it everywhere
-    ]
+    return find_in(text, canonical(text), terms)
+
+
+def find_in(text: str, form: Canonical, terms: list[str]) -> list[Hit]:
+    """:func:`find` over ``form``, the canonical form of ``text`` already worked out."""
+    hits = []
+    for term in terms:
+        for match in _pattern(term).finditer(form.text):
+            if match.group(0):  # a pattern that can match nothing must not "find" it everywhere
+                start, end = form.original(match.start(), match.end())
+                hits.append(Hit(term, text[start:end], start, match.span()))
     # Overlapping hits (外星人 in two groups) are reported once, at the longest match.
-    hits.sort(key=lambda hit: (hit.start, -len(hit.matched)))
+    hits.sort(key=lambda hit: (hit.canonical_span[0], -hit.canonical_span[1]))
     unique: list[Hit] = []
     end = -1
     for hit in hits:
-        if hit.start >= end:
+        if hit.canonical_span[0] >= end:
             unique.append(hit)
-            end = hit.start + len(fold(hit.matched))
+            end = hit.canonical_span[1]
     return unique

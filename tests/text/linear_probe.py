@@ -24,7 +24,7 @@ def fill(unit: str, size: int) -> str:
 
 def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
     from gate.scoring import fields as consistency_fields
-    from gate.text import cues, days, items, jsonanswer, names, prices, sentences, terms, units
+    from gate.text import canonical, cues, days, items, jsonanswer, names, prices, sentences, terms, units
 
     sony = terms.expand([], ["sony"])
     # Per analyser, the inputs that cost it most: long runs of what it reacts to.
@@ -32,7 +32,11 @@ def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
         "sentences": (sentences.split_sentences, [" ", "\n1、", "“好。”", "……", "「他说。」"]),
         "days": (days.days_mentioned, ["第1、", "第一天到", "第 ", "Day 1 & "]),
         "prices": (prices.find_prices, ["1,299 ", "一百多块 ", "约1.2万元起 ", "200-300元 ", "Free3 - 499 元\n", "9"]),
-        "terms": (lambda text: terms.find(text, sony), ["Sony索尼 ", "ＳＯＮＹ ", "\u200b"]),
+        "terms": (lambda text: terms.find(text, sony), ["Sony索尼 ", "ＳＯＮＹ ", "\u200b", "S\u200eo\u0332n\u034fy "]),
+        # marks of alternating classes: the normaliser reorders a run of them by insertion (quadratic
+        # over a whole text, bounded by the stream-safe stretch); ignorables; composing and decorating
+        "canonical": (canonical.canonical, ["a" + "\u0301\u0316" * 8, "\u0316\u0301", "\u200e\U000e0041", "e\u0301\u0332",
+                                           "हिंदी ", "ﬁ㎏ ", "\u1100\u1161\u11a8"]),
         "units": (lambda text: units.count(text, "mixed"), ["中a1 ", "😀"]),
         "json": (jsonanswer.parse_answer, ["[", "```json\n[1]\n```\n", '{"a":']),
         "numbers": (consistency_fields._numbers, ["1 ", "-3~5℃ ", "零下 3 度 "]),

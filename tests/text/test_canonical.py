@@ -1,0 +1,44 @@
+"""The canonical form terms are matched on: what it removes, composes and keeps, and where each of its
+characters came from."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from gate.text.canonical import canonical, nfkc
+
+
+@pytest.mark.parametrize(("text", "form"), [
+    ("Ｓ\u200eＯ\U000e0100ny\x00", "sony"),             # width, case, ignorables, NUL
+    ("Nestle\u0301", "nestlé"),                          # composed over the whole text
+    ("ㄱㅏ", "가"),                                       # compatibility jamo compose across characters
+    ("İ", "i"),                                          # casefolding leaves a dot above on a Latin letter
+    ("x\u0332y\u20dd", "xy"),                             # leftover marks on Latin letters decorate
+    ("行\u0336李 \u0332", "行李 "),                        # and on CJK or on a space
+    ("a\tb\nc", "a\tb\nc"),                               # whitespace controls stay: they separate words
+])
+def test_canonical_form(text: str, form: str) -> None:
+    assert canonical(text).text == form
+
+
+def test_marks_of_scripts_that_spell_with_them_stay() -> None:
+    for word in ["हिंदी", "مُحَمَّد", "ภาษาไทย", "שָׁלוֹם"]:
+        assert canonical(word).text == unicodedata.normalize("NFC", word)
+
+
+def test_each_character_traces_back_to_what_it_came_from() -> None:
+    form = canonical("\u200eﬁne e\u0301\u0332")  # a ligature comes apart, a letter and its marks compose
+    assert form.text == "fine é"
+    assert [form.original(index, index + 1) for index in range(len(form.text))] == [
+        (1, 2), (1, 2), (2, 3), (3, 4), (4, 5), (5, 8)]
+    assert canonical("plain").original(1, 3) == (1, 3)
+
+
+def test_a_long_run_of_marks_is_normalised_thirty_at_a_time() -> None:
+    # Stream-Safe Text Format: the normaliser reorders a run of marks by insertion, quadratic over one
+    # long run; cut after 30 marks, each piece is ordered on its own.
+    text = "क" + "\u0301\u0316" * 20
+    assert canonical(text).text == nfkc(text[:31]) + nfkc(text[31:])
+
