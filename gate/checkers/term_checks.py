@@ -13,7 +13,7 @@ from gate.errors import did_you_mean
 from gate.lexicon import charset, source
 from gate.subject import Subject
 from gate.text import terms as term_text
-from gate.text.canonical import canonical
+from gate.text.canonical import canonical, visible
 from gate.text.deferred import deferred
 from gate.text.names import called
 from gate.verdict import Outcome
@@ -148,7 +148,7 @@ def terms_forbidden(subject: Subject, params: TermsParams) -> Outcome:
         if params.scope == "answer" or not _excused(form.text, hit)
     ]
     if hits:
-        shown = "; ".join(f"'{hit.matched}' ({_term_name(hit.term, params)}) in {where}" for where, hit in hits[:4])
+        shown = "; ".join(f"'{visible(hit.matched)}' ({_term_name(hit.term, params)}) in {where}" for where, hit in hits[:4])
         return Outcome.failed(f"{len(hits)} forbidden mention(s): {shown}", tuple(hit.matched for _, hit in hits))
     return Outcome.passed(f"none of {len(wanted)} forbidden terms in the {params.scope.replace('_', ' ')}")
 

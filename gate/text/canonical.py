@@ -192,3 +192,10 @@ def canonical(text: str) -> Canonical:
         close()
     return Canonical("".join(out), tuple(starts), tuple(ends))
 
+
+def visible(text: str, limit: int = 80) -> str:
+    """``text`` with each character the canonical form removes for drawing nothing written as its code
+    point ("S[U+200E]ony"), so a report shows why an original spelling was read as the term; cut at
+    ``limit`` characters (a term padded with thousands of them must not flood the report)."""
+    shown = "".join(f"[U+{ord(char):04X}]" if removed(char) else char for char in text[:limit])
+    return shown if len(shown) <= limit and len(text) <= limit else shown[: limit - 1] + "…"

@@ -7,7 +7,7 @@ import unicodedata
 
 import pytest
 
-from gate.text.canonical import canonical, nfkc
+from gate.text.canonical import canonical, nfkc, visible
 
 
 @pytest.mark.parametrize(("text", "form"), [
@@ -42,3 +42,7 @@ def test_a_long_run_of_marks_is_normalised_thirty_at_a_time() -> None:
     text = "क" + "\u0301\u0316" * 20
     assert canonical(text).text == nfkc(text[:31]) + nfkc(text[31:])
 
+
+def test_visible_names_what_draws_nothing() -> None:
+    assert visible("S\u200eo\x00n\U000e0041y\u0332") == "S[U+200E]o[U+0000]n[U+E0041]y\u0332"
+    assert visible("\u200b" * 100) == "[U+200B]" * 9 + "[U+200B…"
