@@ -4,6 +4,8 @@ and decorating marks folded away), with the alias groups of :mod:`gate.lexicon`.
 from __future__ import annotations
 
 import re
+import string
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -52,8 +54,32 @@ def _cjk_piece(char: str) -> str:
     return re.escape(char) + _separators() + "{0,2}"
 
 
-def _latin_letter(char: str) -> str:
-    return f"[{re.escape(char)}{re.escape(_LEET[char])}]" if char in _LEET else re.escape(char)
+@lru_cache(maxsize=1)
+def _accented() -> dict[str, str]:
+    """Each Latin letter's accented forms, as the canonical form writes them ("o": "òóôõöōŏő…")."""
+    found: dict[str, set[str]] = {}
+    for codepoint in range(0xC0, 0x2000):  # Latin-1 Supplement to Latin Extended Additional
+        form = canonical(chr(codepoint)).text
+        parts = unicodedata.normalize("NFD", form)
+        if len(form) == 1 and len(parts) > 1 and parts[0] in string.ascii_lowercase:
+            found.setdefault(parts[0], set()).add(form)
+    return {letter: "".join(sorted(forms)) for letter, forms in found.items()}
+
+
+def _latin_letter(char: str, leet: bool = False) -> str:
+    """A letter of a term: one the term writes plain may carry any accent ("Sóny", "Ṣony"), and in a
+    plain Latin name a digit or sign may stand for it; a letter written accented must be so written."""
+    alternatives = _accented().get(char, "") + (_LEET.get(char, "") if leet else "")
+    return f"[{re.escape(char + alternatives)}]" if alternatives else re.escape(char)
+
+
+def _latin_letters(text: str) -> str:
+    return "".join(_latin_letter(char) if char.isascii() else re.escape(char) for char in text)
+
+
+def _word_character(digits: bool) -> str:
+    """A letter (accented ones included) or, with ``digits``, a digit: what a whole word may not touch."""
+    return "[a-z" + ("0-9" if digits else "") + re.escape("".join(_accented().values())) + "]"
 
 
 @lru_cache(maxsize=4096)
@@ -63,19 +89,19 @@ def _pattern(term: str) -> re.Pattern[str]:
         return re.compile(nfkc(term[3:]), re.IGNORECASE)
     folded = canonical(term).text
     if re.fullmatch(r"[a-z]+", folded):  # a plain Latin name: with digits for letters, or spaced out
-        letters = [_latin_letter(char) for char in folded]
+        letters = [_latin_letter(char, leet=True) for char in folded]
         body = "".join(letters)
         if len(folded) >= _SPACED_LETTERS:  # every letter apart ("S o n y"), not one gap ("'s car")
             body = f"(?:{body}|{(_separators() + '{1,2}').join(letters)})"
     elif folded.isascii():
-        body = re.escape(folded).replace(r"\ ", r"[\s\-_]*")
+        body = _latin_letters(folded).replace(r"\ ", r"[\s\-_]*")
     else:  # CJK, or CJK with Latin: each CJK character may be followed by separators
-        parts = [(_cjk_piece(char) if not char.isascii() and index < len(folded) - 1 else re.escape(char))
+        parts = [(_cjk_piece(char) if not char.isascii() and index < len(folded) - 1 else _latin_letters(char))
                  for index, char in enumerate(folded)]
         body = "".join(parts).replace(r"\ ", r"[\s\-_]*")
     # Latin terms match whole words only, so ROG is not found in "progress".
-    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", folded) else ""
-    right = r"(?![a-z])" if re.search(r"[a-z0-9]$", folded) else ""
+    left = f"(?<!{_word_character(digits=True)})" if re.match(r"[a-z0-9]", folded) else ""
+    right = f"(?!{_word_character(digits=False)})" if re.search(r"[a-z0-9]$", folded) else ""
     return re.compile(left + body + right)
 
 

@@ -102,3 +102,26 @@ def test_marks_that_spell_a_word_are_not_folded_away() -> None:
 def test_homoglyphs_are_not_in_the_canonical_form() -> None:
     # Letters of another script that look alike (Cyrillic Ѕ, о, у) are other letters: not caught.
     assert find("\u0405\u043en\u0443", SONY) == []
+
+
+ACCENTED = {
+    "precomposed-acute": "Sóny", "decomposed-acute": "So\u0301ny", "dot-below": "Ṣony", "cedilla": "Şony",
+    "several": "ŠÖÑŸ", "spaced-out": "S ó n y", "with-a-digit": "Ś0ny",
+}
+
+
+@pytest.mark.parametrize("spelling", ACCENTED.values(), ids=ACCENTED.keys())
+def test_a_letter_the_term_writes_plain_may_carry_any_accent(spelling: str) -> None:
+    assert [hit.matched for hit in find(f"推荐 {spelling}。", SONY)] == [spelling]
+
+
+def test_a_letter_the_term_writes_accented_must_be_so_written() -> None:
+    text = "Nestle、Nèstlé 和 Nestlé"
+    assert [hit.matched for hit in find(text, ["Nestlé"])] == ["Nèstlé", "Nestlé"]
+    assert [hit.matched for hit in find(text, ["Nestle"])] == ["Nestle", "Nèstlé", "Nestlé"]
+
+
+def test_an_accented_letter_is_part_of_the_word() -> None:
+    # "Mac" is no whole word in "Macáu" or "éMac", as it is none in "Macau"
+    assert find("Macáu、éMac 和 Macau", ["Mac"]) == []
+    assert [hit.matched for hit in find("Mác 和 Mac", ["Mac"])] == ["Mác", "Mac"]
