@@ -19,8 +19,8 @@ _zero_width_re = deferred("[\u200b-\u200d\u2060\ufeff\u00ad]")
 
 def fold(text: str) -> str:
     """NFKC (full-width → half-width, "，" → "、"), casefold, zero-width characters removed, and
-    traditional characters in their simplified spelling (景點 → 景点: a Taiwan answer's terms are
-    the case's terms)."""
+    traditional characters in their simplified spelling (景點 → 景点): how the readers compare
+    words. Terms are matched on the stricter :func:`canonical` form."""
     return traditional.fold(_zero_width_re().sub("", nfkc(text)).casefold())
 
 
