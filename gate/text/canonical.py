@@ -9,7 +9,8 @@ The form, over the whole text:
 2. NFKC: compatibility forms (full-width, ligatures) become plain, and decomposed letters are composed
    ("Nestle" + U+0301 is "Nestlé"). The text is normalised in stretches that start at a character
    nothing before it can combine with, so the result is that of NFKC over the whole text;
-3. casefolded (then NFKC again: a folded letter may come apart, "İ" → "i" + U+0307);
+3. casefolded (then NFKC again: a folded letter may come apart, "İ" → "i" + U+0307), and traditional
+   Chinese characters in their simplified spelling, one to one (建議 → 建议);
 4. combining marks that composition left apart — no precomposed letter has them — are removed where
    they only decorate: on a Latin, Greek, Cyrillic or CJK character or on a character that is no
    letter (U+0332 underline, U+0333, U+0336 strike-through, U+20DD enclosing circle). On a letter of a
@@ -28,6 +29,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+
+from gate.lexicon import traditional
 
 _DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
     (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
@@ -107,7 +110,7 @@ def _canonical_stretch(stretch: str, decorated: bool = True) -> tuple[str, bool]
     mark may start a stretch: Devanagari's anusvara combines with nothing). Returns the form and
     the same for a mark after it."""
     kept: list[str] = []
-    for char in nfkc(nfkc(stretch).casefold()):
+    for char in traditional.fold(nfkc(nfkc(stretch).casefold())):
         if removed(char):
             continue
         if unicodedata.category(char).startswith("M"):  # a mark: what it decorates stays the base
