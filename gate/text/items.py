@@ -2,7 +2,8 @@
 
 Candidates are the top-level Markdown lists (quoted ones too; an ordered list interrupted by prose
 is merged back), the data rows of each table (its columns when it is transposed: "| 参数 | Bose |
-AirPods |"), the elements of a JSON array (the whole answer, or a ```json block), and runs of
+AirPods |"), the elements of a JSON array (the whole answer, or a ```json block; YAML or TOML
+records likewise), and runs of
 hand-written entries (see :mod:`gate.text.runs`): numbered lines or headings ("1." without a space,
 "1、", "一、", "第一家", "1️⃣"), bold-led paragraphs, bullet glyphs, same-level headings. Lists inside
 an item's section are its sub-points, not candidates; lists under section labels ("一、推荐餐厅") or
@@ -27,12 +28,8 @@ from dataclasses import replace
 from gate.text.alternatives import expand as expand_alternatives
 from gate.text.asides import aside, corrected_list, without_offers
 from gate.text.cards import read_cards
-from gate.text.cues import (
-    attribute,
-    notes_label,
-    stated_count,
-    strip_marker,
-)
+from gate.text.cues import attribute, notes_label, stated_count, strip_marker
+from gate.text.dataanswer import data_records
 from gate.text.entities import read as read_entities
 from gate.text.entities import recommended
 from gate.text.entry import make_item
@@ -230,6 +227,9 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     if parsed.ok:
         array = main_array(parsed.value)
         return ItemList("json", tuple(json_items(array[1])) if array is not None else ())
+    records = data_records(answer)
+    if records is not None:  # YAML or TOML for the JSON asked: its records are still the picks
+        return ItemList("records", tuple(json_items(records)))
     doc = doc or MarkdownDoc(answer)
     all_units = units(doc)
     runs = find_runs(doc, all_units)
