@@ -4,6 +4,8 @@ place, a model), each running to the next."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from gate import lexicon
 from gate.lexicon import LINE_BREAK, charset, source
 from gate.text.deferred import deferred
@@ -29,9 +31,32 @@ def _spoken_name(name: str) -> bool:
     return namelike(name) and lexicon.pattern("describes_a_kind").match(name) is None
 
 
+# "推荐以下一家：" closing a paragraph: the next paragraph opens with the pick ("京兆尹（雍和宫店）。…").
+_announces_re = deferred(lambda: rf"{source('speaks_a_pick')}"
+                                 rf"{charset('comma', 'full_stop', 'colon', also=LINE_BREAK, negated=True)}{{0,12}}"
+                                 rf"{charset('colon')}\s*$")
+_first_clause_re = deferred(lambda: rf"^\s*(?P<name>[^\n]{{2,24}}?)(?:{charset('full_stop', 'comma', 'semicolon', 'colon')}|$)")
+
+
+def _announced_pick(doc: MarkdownDoc) -> ItemList | None:
+    """A paragraph announcing the pick, in a letter or a message, and the paragraph that names it."""
+    for block, following in pairwise(doc.flow):
+        if block.kind != "paragraph" or following.kind != "paragraph" or not _announces_re().search(block.text):
+            continue
+        first = _first_clause_re().match(following.text)
+        if first is not None and _spoken_name(first.group("name")):
+            name = first.group("name").strip()
+            return ItemList("single", (make_item(name, following.text, following.line, name),), following.line)
+    return None
+
+
 def spoken_pick(doc: MarkdownDoc) -> ItemList | None:
     """The picks plain prose names after a spoken recommendation (no markup): shops, places, models —
-    the first after 我推荐 / 首推, a backup after 可以考虑; each runs to the next."""
+    the first after 我推荐 / 首推, a backup after 可以考虑; each runs to the next; or the one a paragraph
+    announces ("推荐以下一家：") and the next names."""
+    announced = _announced_pick(doc)
+    if announced is not None:
+        return announced
     for block in doc.flow:
         found = [m for m in _spoken_re().finditer(block.text) if _spoken_name(m.group("name"))] \
             if block.kind == "paragraph" else []

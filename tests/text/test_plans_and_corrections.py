@@ -169,3 +169,12 @@ def test_a_report_s_section_headings_are_no_picks_and_its_table_is_read() -> Non
               "## 结论\n\n预算有限优先看 3 号。\n\n## Sources\n\n[1] 中关村在线\n")
     found = extract(answer)
     assert (found.source, len(found)) == ("table", 12)
+
+
+def test_a_letter_announcing_its_pick_names_it_in_the_next_paragraph() -> None:
+    answer = ("主题：商务宴请餐厅推荐\n\n刘总：\n\n您好！结合人均不超过 300 元的要求，推荐以下一家：\n\n"
+              "京兆尹（雍和宫店）。四合院环境安静，人均约 280 元。\n\n说明：高端宴请通常人均 500 元以上。\n\n此致\n敬礼！\n")
+    found = extract(answer)
+    assert [(item.name, [price.value for price in item.prices]) for item in found.items] == [("京兆尹（雍和宫店）", [280.0])]
+    # announcing a kind of thing is not announcing a pick
+    assert extract("推荐以下几点：\n\n早点出发，避开高峰。\n").items == ()
