@@ -29,6 +29,10 @@ def _marker_pattern() -> str:
         rf"|{charset('open_bracket', 'label_open')}(?P<paren>\d{{1,2}}){charset('close_bracket', 'label_close')}"
         # "（一）" "(二)": the sub-points of official numbering, under "一、" "二、"
         rf"|{charset('open_bracket')}(?P<cnparen>{numeral}{{1,3}}){charset('close_bracket')}"
+        rf"|(?P<stem>{source('heavenly_stem')}){period}"  # "甲、" "乙、"
+        # "I." "IV." "a)" "B." — Roman numerals and letters, a space after them (not "A.I." or "e.g.")
+        r"|(?P<roman>(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3}))(?P<rdelim>[.)])(?=\s)"
+        r"|(?P<letter>[A-Za-z])(?P<ldelim>[.)])(?=\s)"
         rf"|(?P<cn>{numeral}{{1,3}}){period}"
         rf"|{source('ordinal_prefix')}\s*(?P<ordinal>{ordinal}{{1,3}})\s*"
         rf"(?:{source('measure_word')}(?:\s*{after_ordinal}\s*)?|(?={ends_ordinal}|$))"
@@ -84,6 +88,15 @@ def aside_label(head: str) -> bool:
     return lexicon.pattern("aside_label").search(head) is not None
 
 
+_ROMAN = {"I": 1, "V": 5, "X": 10}
+
+
+def _roman(numeral: str) -> int:
+    """The value of a Roman numeral up to 39 (the pattern admits no other)."""
+    values = [_ROMAN[char] for char in numeral]
+    return sum(-value if later > value else value for value, later in zip(values, [*values[1:], 0], strict=True))
+
+
 def marker(line: str) -> tuple[str, int] | None:
     """The style and ordinal a line starts with ("1." "1、" "一、" "（一）" "第一家" "1️⃣"…"🔟" "①" "❶" "⑴" "🥇"), or None."""
     match = marker_re().match(line)
@@ -94,6 +107,12 @@ def marker(line: str) -> tuple[str, int] | None:
         return "circled", _MEDALS.get(circled) or int(unicodedata.numeric(circled))
     if match.group("ten"):
         return "arabic" + _KEYCAP, 10
+    for group, delim, value in (("stem", None, lambda t: lexicon.numbered("heavenly_stem").get(t)),
+                                ("roman", "rdelim", _roman), ("letter", "ldelim", lambda t: ord(t.lower()) - ord("a") + 1)):
+        token = match.group(group)
+        if token:
+            number = value(token)
+            return (group + (match.group(delim) if delim else ""), number) if number else None
     option = match.group("option")
     if option:
         return "option", "abcde".index(option.lower()) + 1 if option.isascii() and option.isalpha() else to_int(option) or 0

@@ -169,3 +169,23 @@ def test_official_numbering_s_sub_points_are_the_picks_under_its_section_heading
     found = extract(answer)
     assert [item.name for item in found.items] == ["Bose QuietComfort Ultra", "森海塞尔 Momentum 4", "漫步者 NeoBuds Pro 2"]
     assert [price.value for item in found.items for price in item.prices] == [2999.0, 2499.0, 699.0]
+
+
+@pytest.mark.parametrize(("answer", "names"), [
+    pytest.param("甲、四季民福：烤鸭，人均约 250 元\n乙、淮扬府：淮扬菜\n丙、聚宝源：涮羊肉\n", ["四季民福", "淮扬府", "聚宝源"], id="heavenly stems"),
+    pytest.param("南部：\nI. 海神庙 — 日落\nII. 情人崖 — 火舞\n中部：\nIII. 德格拉朗梯田\nIV. 乌布皇宫\n",
+                 ["海神庙", "情人崖", "德格拉朗梯田", "乌布皇宫"], id="roman numerals under group labels"),
+    pytest.param("给你推荐 3 款笔记本：\na) 联想小新 Pro 14：约 5499 元\nb) 华为 MateBook 14：约 5999 元\nc) ThinkPad T14p：约 7499 元\n",
+                 ["联想小新 Pro 14", "华为 MateBook 14", "ThinkPad T14p"], id="letters"),
+])
+def test_stems_roman_numerals_and_letters_number_entries(answer: str, names: list[str]) -> None:
+    from gate.text.items import extract
+
+    assert [item.name for item in extract(answer).items] == names
+
+
+@pytest.mark.parametrize("line", ["A.I. is changing search", "e.g. a tent", "I think so", "V8 engine"])
+def test_a_letter_or_numeral_without_its_mark_and_space_numbers_nothing(line: str) -> None:
+    from gate.text.cues import marker
+
+    assert marker(line) is None
