@@ -27,6 +27,7 @@ _ordinal_open_re = deferred(lambda: rf"^\s*(?P<word>(?P<first>{source('prose_ord
 _ordinal_name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "colon", "open_bracket"))
 
 _sentence_break_re = deferred(lambda: rf"(?<={charset('full_stop', 'semicolon')})\s*"
+                                      rf"|(?<=\S)\s*(?={source('circled_ordinal')})"  # "…：①乌敏岛营地，…②…"
                                       rf"|(?<={charset('comma', 'colon')})\s*(?=(?:{source('prose_ordinal_first')}|{source('prose_ordinal_next')})"
                                       rf"{source('measure_word')})")  # "一千块以内的笔记本，第一个是…", "推荐三款：第一款是…"
 

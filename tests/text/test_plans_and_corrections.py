@@ -178,3 +178,11 @@ def test_a_letter_announcing_its_pick_names_it_in_the_next_paragraph() -> None:
     assert [(item.name, [price.value for price in item.prices]) for item in found.items] == [("京兆尹（雍和宫店）", [280.0])]
     # announcing a kind of thing is not announcing a pick
     assert extract("推荐以下几点：\n\n早点出发，避开高峰。\n").items == ()
+
+
+def test_circled_numbers_inside_a_sentence_open_a_pick_each() -> None:
+    answer = ("送长辈可以考虑这三样：①一套武夷山大红袍茶叶礼盒，约 680 元，体面又实用；②一台颈椎按摩仪，约 899 元，"
+              "适合久坐的长辈；③一条羊绒围巾，约 450 元，冬天用得上。")
+    found = extract(answer)
+    assert len(found.items) == 3
+    assert [price.value for item in found.items for price in item.prices] == [680.0, 899.0, 450.0]
