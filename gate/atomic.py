@@ -3,6 +3,7 @@
 A set of reports is all-or-nothing too: every file is written to a temporary name first, and only
 when all of them are on disk are they renamed into place — a full disk leaves the old set whole.
 A write that fails is one clear GateError naming the file and the reason (ENOSPC, EACCES …).
+Every report passes gate/redaction.py on its way: no secret, in any spelling, lands in one.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.errors import GateError
+from gate.redaction import public, public_pieces
 
 Text = str | Iterable[str]
 """A file's text, whole or in pieces (a large report is written as it is encoded, never held whole)."""
@@ -63,8 +65,10 @@ def replace_text(target: Path, text: str, *, durable: bool = True) -> None:
 
 
 def _stage(target: Path, text: Text) -> Path:
+    # Reports are read by others (a PR's comment, CI artifacts): the one path past redaction.
+    shown: Text = public(text) if isinstance(text, str) else public_pieces(text)
     try:
-        return stage(target, text)
+        return stage(target, shown)
     except OSError as exc:
         raise _failure(target, exc) from None
 

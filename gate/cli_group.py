@@ -14,6 +14,8 @@ import click
 
 from gate.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, GateError, GateErrors
 from gate.interrupts import take_stop_signals
+from gate.redacted_streams import redacted_streams
+from gate.redaction import public
 from gate.workflow_commands import error_annotations, error_lines
 
 COLLECTOR_THRESHOLDS = (50_000, 50, 50)
@@ -53,6 +55,10 @@ class GateGroup(click.Group):
         gc.set_threshold(*COLLECTOR_THRESHOLDS)
         for stream in (sys.stdout, sys.stderr):
             _escape_what_it_cannot_encode(stream)
+        with redacted_streams():
+            return self._invoke(ctx, collector)
+
+    def _invoke(self, ctx: click.Context, collector: tuple[int, int, int]) -> object:
         try:
             return super().invoke(ctx)
         except GateError as exc:
@@ -70,7 +76,7 @@ class GateGroup(click.Group):
             text = traceback.format_exc()
             crash = Path("gate-crash.txt")
             try:
-                crash.write_text(text, encoding="utf-8")
+                crash.write_text(public(text), encoding="utf-8")
                 kept = f" (traceback kept in {crash})"
             except OSError:
                 kept = ""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -15,9 +16,11 @@ from pydantic import (
 
 from gate import yamlio
 from gate.agent_config import AgentConfig, CommandAgent
+from gate.agent_inputs import HEADER_VARIABLE
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import NAME_PATTERN
 from gate.errors import GateError
+from gate.redaction import remember, secret_headers
 from gate.strictvalues import StrictConfig as _Strict
 
 DEFAULT_CONFIG = "gate.yaml"
@@ -260,4 +263,20 @@ def load_config(path: str | Path | None) -> GateConfig:
     except ValidationError as exc:
         raise yamlio.validation_error(chosen, text, exc, keys=yamlio.model_keys(GateConfig)) from None
     config.__pydantic_private__.update(_root=chosen.resolve().parent, _read=True, _file=chosen)  # type: ignore[union-attr]
+    remember(configured_secrets(config, os.environ))
     return config
+
+
+def configured_secrets(config: GateConfig, environ: Mapping[str, str]) -> list[str]:
+    """The header values (their ${VARIABLES} as set now) and API keys gate.yaml points at: hidden from
+    every report from the start, a cached answer that echoes one included."""
+    found = []
+    for part in (config.agent, config.judge):
+        raw = getattr(part, "headers", None) or {}
+        expanded = {name: HEADER_VARIABLE.sub(lambda match: environ.get(match.group(1), ""), value)
+                    for name, value in raw.items()}
+        found += secret_headers(raw, expanded, HEADER_VARIABLE)
+        key_variable = getattr(part, "api_key_env", None)
+        if key_variable and environ.get(key_variable):
+            found.append(environ[key_variable])
+    return found

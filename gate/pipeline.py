@@ -226,6 +226,7 @@ def write_reports(report: GateReport, out_dir: Path,
     then the step summary."""
     from gate.atomic import Text, write_set
     from gate.records import trajectories_text
+    from gate.redaction import public
     from gate.report import comment, junit
 
     paths = {"results": out_dir / "results.json", "junit": out_dir / "junit.xml", "comment": out_dir / "comment.md"}
@@ -238,7 +239,7 @@ def write_reports(report: GateReport, out_dir: Path,
     if summary:
         try:
             with open(summary, "a", encoding="utf-8") as handle:
-                handle.write(comment.render(report, with_marker=False))
+                handle.write(public(comment.render(report, with_marker=False)))
         except OSError as exc:  # the job page's extra copy: the reports and the verdict stand without it
             print(f"gate: warning: the step summary was not written to GITHUB_STEP_SUMMARY={summary}: "
                   f"{exc.strerror or exc}", file=sys.stderr)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gate.errors import GateError
-from gate.redaction import scrub
+from gate.redaction import public as redacted
 from gate.sanitize import xml_safe
 
 MAX_ANNOTATIONS = 10
@@ -54,7 +54,7 @@ def under_actions(environ: Mapping[str, str]) -> bool:
 
 def public(text: str, environ: Mapping[str, str]) -> str:
     """``text`` fit for a log others read: no escape sequences or control characters, no secret."""
-    return xml_safe(scrub(text, environ))
+    return xml_safe(redacted(text, environ))
 
 
 def error_lines(problems: Sequence[GateError], environ: Mapping[str, str] | None = None) -> list[str]:

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import settings
 
 from gate.checkers import REGISTRY
+from gate.redaction import forget_all
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome
@@ -53,6 +54,14 @@ def outside_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test starts outside GitHub Actions, wherever the suite runs: under Actions an input
     error is also printed as an ::error annotation, which a test asks for by setting GITHUB_ACTIONS."""
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def secrets_forgotten() -> Iterator[None]:
+    """The secrets one test's gate.yaml named are not another's: each test starts with none remembered."""
+    forget_all()
+    yield
+    forget_all()
 
 
 SubjectFactory = Callable[..., Subject]

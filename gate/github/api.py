@@ -16,6 +16,7 @@ import httpx
 
 from gate import safejson
 from gate.redaction import redact as redact_headers
+from gate.redaction import remember
 from gate.retryafter import retry_after_seconds
 
 API_VERSION = "2022-11-28"
@@ -67,13 +68,14 @@ class Unavailable(ApiError):
 
 
 def headers(token: str) -> dict[str, str]:
-    """Request headers for the REST API."""
+    """Request headers for the REST API (the token is hidden from every report and message from now on)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         agent = f"agent-gate/{version('agent-gate')}"
     except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
         agent = "agent-gate"
+    remember([token])
     return {
         "Accept": "application/vnd.github+json",
         "X-GitHub-Api-Version": API_VERSION,

@@ -27,6 +27,7 @@ from gate.github.api import (
     redact,
     request,
 )
+from gate.redaction import public
 
 DEFAULT_AUTHOR = "github-actions[bot]"
 MAX_BODY_BYTES = 65_000
@@ -109,7 +110,8 @@ def fit_body(body: str, limit: int = MAX_BODY_BYTES) -> str:
 
     An open code fence is closed and a note says how much was left out.
     """
-    body = with_marker(sanitize_body(body.replace(COMMENT_MARKER, "")))
+    # redacted before the cut, so no prefix of a secret survives it
+    body = with_marker(sanitize_body(public(body.replace(COMMENT_MARKER, ""))))
     if len(body.encode("utf-8")) <= limit:
         return body
     lines = body.splitlines(keepends=True)

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ValidationError
 
 from gate import safejson
+from gate.redaction import public
 from gate.trajectory import Trajectory
 
 OUTPUT_CAP = 10 * 1024 * 1024
@@ -100,15 +101,24 @@ def to_trajectory(data: Any, key: tuple[str, str, int]) -> Trajectory:
     if mismatch:
         metadata["key_mismatch"] = mismatch
     try:
-        return Trajectory.model_validate({**data, **expected, "metadata": metadata})
+        trajectory = Trajectory.model_validate({**data, **expected, "metadata": metadata})
     except ValidationError as exc:
         from gate.yamlio import first_problem
 
         raise AgentError(f"the trajectory is malformed: {first_problem(exc)}") from None
+    return _redacted(trajectory)
+
+
+def _redacted(trajectory: Trajectory) -> Trajectory:
+    """The answer and error with any secret they echo hidden as they arrive: the reports quote them
+    escaped again (a JSON string in results.json), a spelling the reports' own pass cannot know."""
+    update = {field: public(text) for field in ("final_answer", "error")
+              if isinstance(text := getattr(trajectory, field), str) and public(text) != text}
+    return trajectory.model_copy(update=update) if update else trajectory
 
 
 def error_trajectory(key: tuple[str, str, int], message: str, metadata: dict[str, Any]) -> Trajectory:
     """The record of a failed call: it judges as an agent error, never as a pass."""
     case_id, group, run = key
-    return Trajectory.model_validate({"case_id": case_id, "group": group, "run": run, "error": message,
+    return Trajectory.model_validate({"case_id": case_id, "group": group, "run": run, "error": public(message),
                                       "metadata": metadata})

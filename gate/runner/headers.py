@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 
 from gate.agent_inputs import HEADER_VARIABLE
+from gate.redaction import remember, secret_headers
 from gate.runner.base import AgentError
 
 
@@ -19,7 +20,9 @@ def expand(headers: Mapping[str, str], environ: Mapping[str, str] | None = None)
             raise AgentError(f"header uses ${{{match.group(1)}}}, which is not set")
         return env[match.group(1)]
 
-    return {name: HEADER_VARIABLE.sub(value_of, value) for name, value in headers.items()}
+    found = {name: HEADER_VARIABLE.sub(value_of, value) for name, value in headers.items()}
+    remember(secret_headers(headers, found, HEADER_VARIABLE))
+    return found
 
 
 def with_bearer(headers: Mapping[str, str], api_key_env: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -28,5 +31,6 @@ def with_bearer(headers: Mapping[str, str], api_key_env: str, environ: Mapping[s
     found = expand(headers, env)
     key = env.get(api_key_env)
     if key:
+        remember([key])
         found["Authorization"] = f"Bearer {key}"
     return found
