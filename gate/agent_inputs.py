@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gate import safefiles
 from gate.agent_config import AgentConfig, CommandAgent, HttpAgent, OpenAIAgent, PythonAgent, ReplayAgent
-from gate.agent_prompt import load_system_prompt
+from gate.agent_prompt import load_system_prompt, repository_root
 from gate.agent_tools import check_intercepts, load_skills, load_tools
 from gate.case import Case
 from gate.errors import GateError
@@ -215,8 +216,10 @@ def _python(agent: PythonAgent, root: Path, planned: Sequence[tuple[Case, str]],
 
 def _replay(agent: ReplayAgent, root: Path, planned: Sequence[tuple[Case, str]], place: Place,
             run: bool) -> AgentInputs:
-    path = Path(agent.trajectories)
-    return ReplayInputs(path if path.is_absolute() else root / path, keep=run)
+    # gate.yaml comes with the pull request: the file it names stays in the repository
+    path = safefiles.inside(root, agent.trajectories, within=repository_root(root), what="agent.trajectories",
+                            where=place(("agent", "trajectories")))
+    return ReplayInputs(path, keep=run)
 
 
 def _openai(agent: OpenAIAgent, root: Path, planned: Sequence[tuple[Case, str]], place: Place,
@@ -225,8 +228,11 @@ def _openai(agent: OpenAIAgent, root: Path, planned: Sequence[tuple[Case, str]],
         raise GateError("agent.model is required by the openai adapter", where=place(("agent",)))
     url = endpoint_url(agent.url)
     check_url(url, place(("agent", "url")))
-    skills = load_skills(planned, root / agent.skills_dir)
-    tools = load_tools(agent.tools, root, place)
+    repository = repository_root(root)  # what gate.yaml names is read from the repository only
+    skills_dir = safefiles.inside(root, agent.skills_dir, within=repository, what="agent.skills_dir",
+                                  where=place(("agent", "skills_dir")))
+    skills = load_skills(planned, skills_dir)
+    tools = load_tools(agent.tools, root, place, within=repository)
     check_intercepts(planned, tools)
     return ChatInputs(url, load_system_prompt(agent, root), skills, tools)
 

@@ -8,9 +8,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from gate import yamlio
+from gate import safefiles, yamlio
 from gate.case import Case
 from gate.errors import GateError, did_you_mean
+from gate.schema_refs import check_references
 
 PERMISSIVE = {"type": "object", "properties": {}, "additionalProperties": True}
 """The parameters of a tool declared without any: every argument accepted."""
@@ -22,7 +23,8 @@ def _case_place(case: Case, loc: Sequence[int | str]) -> str | None:
 
 
 def load_skills(planned: Sequence[tuple[Case, str]], skills_dir: Path) -> dict[str, str]:
-    """The text of every skill a planned (case, group) activates; a missing file is a GateError."""
+    """The text of every skill a planned (case, group) activates, each a regular file inside
+    ``skills_dir``; a missing file, or a name that leads out of the folder, is a GateError."""
     texts: dict[str, str] = {}
     for case, group in planned:
         settings = case.groups[group]  # type: ignore[index]
@@ -31,22 +33,29 @@ def load_skills(planned: Sequence[tuple[Case, str]], skills_dir: Path) -> dict[s
         for index, skill in enumerate(settings.active_skills):
             if skill in texts:
                 continue
-            path = skills_dir / f"{skill}.md"
-            if not path.is_file():
+            where = _case_place(case, ("groups", group, "active_skills", index))
+            what = f"active skill (case {case.id}, group {group})"
+            path = safefiles.inside(skills_dir, f"{skill}.md", what=what, where=where)
+            if not path.exists() and not path.is_symlink():
                 raise GateError(f"skill file not found for active skill '{skill}' (case {case.id}, group {group}): "
-                                f"expected {path}", where=_case_place(case, ("groups", group, "active_skills", index)))
-            texts[skill] = path.read_text(encoding="utf-8").strip()
+                                f"expected {path}", where=where)
+            raw = safefiles.read_bytes(path, what=what, reference=f"{skill}.md", where=where, limit=safefiles.SKILL_LIMIT)
+            try:
+                texts[skill] = raw.decode("utf-8").strip()
+            except UnicodeDecodeError as exc:
+                raise GateError(f"{what} '{skill}': {path} is not UTF-8 text (byte {exc.start})", where=where) from None
     return texts
 
 
 def load_tools(tools: str | Sequence[Mapping[str, Any]], root: Path,
-               place: Callable[[Sequence[int | str]], str | None]) -> list[dict[str, Any]]:
+               place: Callable[[Sequence[int | str]], str | None], within: Path | None = None) -> list[dict[str, Any]]:
     """``agent.tools`` read (a file is JSON or YAML) and checked: OpenAI function tools with unique
-    names and valid JSON-Schema parameters. ``place``: where gate.yaml writes a setting."""
+    names and valid JSON-Schema parameters. ``place``: where gate.yaml writes a setting; a tools
+    file is read from ``root`` and must lie inside ``within`` (``root`` unless given)."""
     data: Any = tools
     if isinstance(tools, str):
-        path = root / tools
-        if not path.is_file():
+        path = safefiles.inside(root, tools, within=within, what="agent.tools", where=place(("agent", "tools")))
+        if not path.exists() and not path.is_symlink():
             raise GateError("tools file not found (agent.tools)", where=str(path))
         data = yamlio.load(path, yamlio.read_text(path))
 
@@ -72,6 +81,10 @@ def load_tools(tools: str | Sequence[Mapping[str, Any]], root: Path,
             jsonschema.Draft202012Validator.check_schema(parameters)
         except jsonschema.SchemaError as exc:
             raise problem(index, f"tools[{index}] ({name}): parameters is not a valid JSON Schema: {exc.message}") from None
+        try:
+            check_references(parameters)
+        except ValueError as exc:
+            raise problem(index, f"tools[{index}] ({name}): parameters.{exc}") from None
         if any(t["function"]["name"] == name for t in found):
             raise problem(index, f"tools[{index}]: tool '{name}' is declared twice")
         found.append({"type": "function", "function": {**function, "parameters": parameters}})

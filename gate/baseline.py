@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
-from gate import safejson
+from gate import safefiles, safejson
 from gate.atomic import write_json
 from gate.errors import GateError
 from gate.model import Model
@@ -145,13 +145,9 @@ def write(path: Path, baseline: Baseline) -> None:
 
 def load(path: Path) -> Baseline | None:
     """The baseline at ``path``; None when there is none yet; a corrupt file is a GateError."""
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise GateError(f"cannot read the baseline: {exc.strerror}", where=str(path)) from None
-    return parse(data, str(path))
+    return parse(safefiles.read_bytes(path, what="the baseline", limit=safefiles.DOCUMENT_LIMIT), str(path))
 
 
 def parse(data: bytes, where: str) -> Baseline:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from gate import yamlio
+from gate import safefiles, yamlio
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
 from gate.errors import GateError, GateErrors, did_you_mean
@@ -103,7 +103,8 @@ def _id_line(text: str, case_id: str) -> int:
 
 def case_files(root: Path) -> list[Path]:
     """Every *.yaml / *.yml under ``root``, ordered by their paths relative to ``root`` as text: the
-    order the case set's digest reads them in."""
+    order the case set's digest reads them in. Each must resolve inside ``root`` (a link out of it is
+    a GateError); one that is no regular file (a FIFO, a device, a dangling link) is refused when read."""
     if not root.exists():
         raise GateError("case directory not found", where=str(root))
     if root.is_file():
@@ -117,6 +118,8 @@ def case_files(root: Path) -> list[Path]:
                   for path in found if not path.is_file()]
     if unreadable:
         raise unreadable[0] if len(unreadable) == 1 else GateErrors(unreadable)
+    for path in found:  # and a link to a regular file still stays inside the case folder
+        safefiles.inside(root, path.relative_to(root).as_posix(), what="case file")
     return found
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from gate import safejson
+from gate import safefiles, safejson
 from gate.atomic import write_text
 from gate.errors import GateError, did_you_mean
 from gate.spool import TextSpool
@@ -69,7 +69,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
     offset = 0  # bytes before the current line, for the place of a bad byte
     number = 0
     try:
-        with path.open("rb") as handle:
+        with safefiles.open_stream(path, what="trajectory file") as handle:
             for raw in handle:
                 start = len(codecs.BOM_UTF8) if offset == 0 and raw.startswith(codecs.BOM_UTF8) else 0
                 try:

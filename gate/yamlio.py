@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from gate import safefiles
 from gate.errors import GateError, GateErrors, did_you_mean
 from gate.yamlsafe import RefusedYaml, StrictLoader
 
@@ -41,17 +42,12 @@ def read_bytes(path: Path) -> tuple[bytes, str]:
 
     A leading UTF-8 byte-order mark, as Windows editors and PowerShell's ``Out-File`` write, is dropped.
     """
-    skip = 0
+    raw = safefiles.read_bytes(path)  # a regular file of bounded size, or a GateError naming it
+    skip = len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0
     try:
-        raw = path.read_bytes()
-        skip = len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0
         return raw, raw[skip:].decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
-    except FileNotFoundError:
-        raise GateError("file not found", where=str(path)) from None
     except UnicodeDecodeError as exc:
         raise GateError(f"not UTF-8 text (byte {exc.start + skip})", where=str(path)) from None
-    except OSError as exc:
-        raise GateError(f"cannot read: {exc.strerror}", where=str(path)) from None
 
 
 def read_text(path: Path) -> str:

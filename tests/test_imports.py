@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,8 +30,10 @@ RUN = (
 
 
 def test_a_replayed_check_imports_no_http_client(tmp_path: Path) -> None:
+    # the replay file gate.yaml names lies in the project (a path out of it is refused)
+    shutil.copyfile(ROOT / "examples" / "trajectories.jsonl", tmp_path / "trajectories.jsonl")
     write_config(tmp_path, {"path": str(ROOT / "cases"), "tags": ["golden", "consistency"]},
-                 {"adapter": "replay", "trajectories": str(ROOT / "examples" / "trajectories.jsonl")})
+                 {"adapter": "replay", "trajectories": "trajectories.jsonl"})
     validate, evaluate, check = modules(tmp_path, ["validate"], [
         "eval", "--cases", str(ROOT / "cases"), "--trajectories", str(ROOT / "examples" / "trajectories.jsonl"),
         "--json", "eval.json"], ["check"])

@@ -10,6 +10,7 @@ from pydantic import Field, field_validator
 
 from gate.checkers.base import CountBounds, Params, checker
 from gate.lexicon import source
+from gate.schema_refs import check_references
 from gate.subject import Subject
 from gate.text.deferred import deferred
 from gate.text.jsonanswer import main_array
@@ -174,6 +175,7 @@ class JsonSchemaParams(Params):
             jsonschema.validators.validator_for(value).check_schema(value)
         except jsonschema.SchemaError as exc:
             raise ValueError(f"not a valid JSON Schema: {exc.message}") from None
+        check_references(value)
         return value
 
 
@@ -183,8 +185,12 @@ def json_schema(subject: Subject, params: JsonSchemaParams) -> Outcome:
 
     if not subject.json.ok:
         return Outcome.failed(f"cannot validate: the answer is {subject.json.problem}")
+    from referencing import Registry
+
     validator_class = jsonschema.validators.validator_for(params.schema_)
-    errors = sorted(validator_class(params.schema_).iter_errors(subject.json.value), key=lambda e: list(e.absolute_path))
+    # an empty registry: nothing outside the schema is ever fetched (its references were checked too)
+    validator = validator_class(params.schema_, registry=Registry())
+    errors = sorted(validator.iter_errors(subject.json.value), key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
         where = first.json_path

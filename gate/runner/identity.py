@@ -15,6 +15,7 @@ import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 
+from gate import safefiles
 from gate.agent_config import AgentConfig, CommandAgent, PythonAgent, ReplayAgent
 
 _COMMIT_ENV = ("GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT")
@@ -47,7 +48,11 @@ def agent_identity(agent: AgentConfig, root: Path, env: Mapping[str, str]) -> st
     digest = hashlib.sha256()
     found = False
     for path in _named_files(agent, root):
-        digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+        digest.update(path.name.encode("utf-8") + b"\0")
+        with safefiles.open_stream(path, what="agent file") as handle:  # a regular file, hashed a piece at a time
+            for piece in iter(lambda: handle.read(safefiles.MiB), b""):
+                digest.update(piece)
+        digest.update(b"\0")
         found = True
     commit = next((env[name] for name in _COMMIT_ENV if env.get(name)), None)
     if commit:
