@@ -1,11 +1,13 @@
 """Every way a secret may be spelt where the gate prints it, as one pattern: raw, JSON-escaped
-(``\\/``, ``\\"``, ``\\uXXXX`` of any character), URL-encoded (``%2F`` or ``%2f``, ``+`` for a space),
-Markdown- or HTML-escaped, and base64 (standard and URL-safe, with and without padding, and at each of
-the three byte offsets a secret can sit at inside a longer blob, as in ``Basic base64(user:token)``).
+(``\\/``, ``\\"``, ``\\uXXXX`` of any character; once or twice, as in a JSON error quoted in a JSON
+report), URL-encoded (``%2F`` or ``%2f``, ``+`` for a space), Markdown- or HTML-escaped, and base64
+(standard and URL-safe, with and without padding, and at each of the three byte offsets a secret can
+sit at inside a longer blob, as in ``Basic base64(user:token)``).
 
-The pattern matches in linear time: it has no repetition, and at each character of a secret at most
-one of that character's spellings can match (a raw ``%``, ``\\``, ``&`` or ``@`` only where no escape
-starting with it does), so a failed match is never retried another way.
+The pattern matches in linear time: it repeats nothing but up to three backslashes and a bounded
+look-ahead, and at each character of a secret at most one of that character's spellings can match
+(a raw ``%``, ``\\``, ``&`` or ``@`` only where no escape starting with it does), so a failed match
+is never retried another way.
 """
 
 from __future__ import annotations
@@ -38,18 +40,27 @@ def _hex(text: str) -> str:
     return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in text)
 
 
+_ESCAPED_AGAIN = r"\\{1,2}"
+"""An escape's backslash, itself escaped or not: a JSON string quoted in another (an agent's error
+quoted in results.json) writes ``\\u00fc`` as ``\\\\u00fc`` and ``\\"`` as ``\\\\\\"``. Not for the
+secret's own backslashes: four of them would read as one or as two."""
+
+
 def _unicode_escapes(char: str) -> str:
     units = char.encode("utf-16-be")
-    return "".join(r"\\u" + _hex(units[i:i + 2].hex()) for i in range(0, len(units), 2))
+    backslashes = r"\\" if char == "\\" else _ESCAPED_AGAIN
+    return "".join(backslashes + "u" + _hex(units[i:i + 2].hex()) for i in range(0, len(units), 2))
 
 
 def _spellings(char: str) -> list[str]:
     """The regex alternatives for one character of a secret; no two can match at the same place."""
     found = [_unicode_escapes(char), "".join("%" + _hex(f"{byte:02x}") for byte in char.encode("utf-8"))]
-    if char in string.punctuation:
-        found.append(re.escape("\\" + char))  # JSON's \/ \" \\, Markdown's \_ \*
+    if char == "\\":
+        found.append(r"\\\\")  # JSON's \\ (the raw one, below, only where no escape begins)
+    elif char in string.punctuation:  # JSON's \/ \", Markdown's \_ \*: and escaped again, \\/ \\\/ \\\"
+        found.append(r"\\{1,3}" + re.escape(char))
     if char in _JSON_SHORT:
-        found.append(re.escape("\\" + _JSON_SHORT[char]))
+        found.append(_ESCAPED_AGAIN + _JSON_SHORT[char])
     if char == " ":
         found.append(r"\+")
     if char == "@":
@@ -89,4 +100,8 @@ def pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
     if not literals:
         return None
     ordered = sorted(literals, key=lambda literal: (-len(literal), literal))
-    return re.compile("|".join(spelt_any_way(literal) for literal in ordered))
+    # The characters a spelling can start with, looked ahead for first: three times faster on a
+    # report, where most places start none.
+    first = {"\\", "%", "&", "+"} | {literal[0] for literal in literals}
+    starts = "[" + "".join(re.escape(char) for char in sorted(first)) + "]"
+    return re.compile(f"(?={starts})(?:{'|'.join(spelt_any_way(literal) for literal in ordered)})")

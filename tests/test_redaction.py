@@ -21,6 +21,7 @@ HEADERS = {"x-api-key": SECRET}
     SECRET,
     json.dumps(SECRET).strip('"').replace("/", "\\/"),
     json.dumps(SECRET, ensure_ascii=True).strip('"'),
+    json.dumps(json.dumps(SECRET, ensure_ascii=True).strip('"').replace("/", "\\/")).strip('"'),
     "".join(f"\\u{ord(c):04X}" for c in SECRET),
     urllib.parse.quote(SECRET, safe=""),
     urllib.parse.quote(SECRET, safe="").replace("%2F", "%2f").replace("%C3%BC", "%c3%bc"),
@@ -29,7 +30,7 @@ HEADERS = {"x-api-key": SECRET}
     base64.b64encode(SECRET.encode()).decode().rstrip("="),
     base64.urlsafe_b64encode(SECRET.encode()).decode(),
     base64.urlsafe_b64encode(SECRET.encode()).decode().rstrip("="),
-], ids=["raw", "json-slash", "json-ascii", "unicode-all", "url", "url-lower-hex", "url-plus",
+], ids=["raw", "json-slash", "json-ascii", "json-twice", "unicode-all", "url", "url-lower-hex", "url-plus",
         "b64", "b64-unpadded", "b64-urlsafe", "b64-urlsafe-unpadded"])
 def test_each_spelling_is_redacted_whole(spelt: str) -> None:
     assert redact(f"got <{spelt}>", HEADERS) == "got <***>"
