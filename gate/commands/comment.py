@@ -16,7 +16,7 @@ from typing import Any
 import click
 import httpx
 
-from gate import safejson
+from gate import safefiles, safejson
 from gate.errors import GateError
 from gate.github.annotations import command
 from gate.github.api import DEFAULT_API_URL, ApiError, RetryPolicy, json_body, redact, request
@@ -92,13 +92,10 @@ def default_body(config: str | None) -> Path:
 def read_body(body_file: str | None, config: str | None = None) -> str:
     """The comment's Markdown: ``body_file``, else :func:`default_body` of ``config``."""
     path = Path(body_file) if body_file else default_body(config)
-    try:
-        return path.read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise GateError("comment body not found (run `gate check` first, or pass --body-file)",
-                        where=str(path)) from None
-    except OSError as exc:
-        raise GateError(f"cannot read the comment body: {exc.strerror}", where=str(path)) from None
+    if not path.exists() and not path.is_symlink():
+        raise GateError("comment body not found (run `gate check` first, or pass --body-file)", where=str(path))
+    # a fork's artifact may be anything: a regular file of bounded size, read only once known to be one
+    return safefiles.read_bytes(path, what="the comment body").decode("utf-8", errors="replace")
 
 
 def build_client(target: Target) -> httpx.Client:

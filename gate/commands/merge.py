@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from gate import safejson
+from gate import safefiles, safejson
 from gate.commands.merge_runs import Shard, check_evidence, check_runs
 from gate.errors import GateError
 from gate.loader import load_cases
@@ -32,12 +32,11 @@ def read_results(path: Path) -> ResultsFile:
     """A results.json document, validated; anything else is a GateError naming the file and field."""
     if not path.exists():
         raise GateError("results file not found", where=str(path))
+    raw = safefiles.read_bytes(path, what="results file", limit=safefiles.DOCUMENT_LIMIT)
     try:
-        document = safejson.loads(path.read_bytes())
+        document = safejson.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise GateError(f"not a results.json: {exc}", where=str(path)) from None
-    except OSError as exc:
-        raise GateError(f"cannot read: {exc.strerror}", where=str(path)) from None
     if not isinstance(document, dict) or document.get("schema") != SCHEMA:
         raise GateError(f"not a results.json: schema must be '{SCHEMA}'", where=str(path))
     try:

@@ -17,7 +17,8 @@ import click
 from pydantic import ValidationError
 
 import gate.github.annotations as gh_annotations
-from gate import safejson
+from gate import safefiles, safejson
+from gate.errors import GateError
 from gate.github.annotations import command
 from gate.results import ResultsFile
 from gate.sanitize import one_line
@@ -33,10 +34,12 @@ def _rate(value: float | None) -> str:
 
 def read_results(path: Path) -> ResultsFile | str:
     """results.json validated, or why there is none to read (missing, not JSON, not the model)."""
-    try:
-        data = safejson.loads(path.read_bytes())
-    except OSError:
+    if not path.exists():
         return f"no {path}"
+    try:
+        data = safejson.loads(safefiles.read_bytes(path, what="results file", limit=safefiles.DOCUMENT_LIMIT))
+    except GateError as exc:
+        return str(exc)
     except ValueError as exc:
         return f"{path} is not JSON: {one_line(str(exc))}"
     try:

@@ -10,9 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from test_preflight import TOOLS, both, configure, gate, in_case, openai, project, write  # noqa: F401
 
 from gate import safefiles
+from gate.cli import main
 from gate.errors import GateError
 
 
@@ -112,3 +114,22 @@ def test_the_size_is_checked_before_the_content_is_read(tmp_path: Path, monkeypa
     assert str(info.value) == f"{path}: 50 bytes, more than the 49 allowed"
     assert reads == []
     assert safefiles.read_bytes(path, limit=50) == b"a: 1\n" * 10
+
+
+def test_a_comment_body_that_is_a_fifo_is_exit_2_not_a_hang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the fork-safe workflow posts a body a fork's run produced: it may be anything
+    monkeypatch.chdir(tmp_path)
+    fifo("body.md")(tmp_path)
+    result = CliRunner().invoke(main, ["comment", "--body-file", "body.md"], catch_exceptions=False)
+    assert result.exit_code == 2
+    assert result.stderr == "gate: error: body.md: the comment body: a FIFO; expected a regular file\n"
+
+
+def test_shard_results_linked_to_a_device_are_exit_2_not_out_of_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    link("shard-1.json", "/dev/zero")(tmp_path)
+    result = CliRunner().invoke(main, ["merge", "shard-1.json"], catch_exceptions=False)
+    assert result.exit_code == 2
+    assert result.stderr == ("gate: error: shard-1.json: results file: a character device (/dev/zero); "
+                             "expected a regular file\n")
