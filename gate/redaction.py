@@ -103,6 +103,12 @@ def public(text: str, environ: Mapping[str, str] | None = None) -> str:
     return _hide(_URL_CREDENTIALS.sub(f"{REDACTED}@", text), known)
 
 
+def without_secrets(text: str) -> str:
+    """``text`` with the remembered secrets and secret-looking variables' values replaced by ***, and
+    nothing else changed (an answer about to be judged keeps its ``ssh://git@host``)."""
+    return _hide(text, _known(os.environ))
+
+
 def public_pieces(pieces: Iterable[str]) -> Iterator[str]:
     """:func:`public` over a text given in pieces (a report written as it is encoded): cut only at
     line ends, so a secret split between two pieces is still found."""

@@ -99,3 +99,12 @@ def test_gate_yaml_names_its_secrets_but_not_its_plain_headers(tmp_path: Path, m
     load_config(tmp_path / "gate.yaml")
     shown = public("k3y-from-the-environment literal-k3y-123 judge-k3y-value application/json", {})
     assert shown == "*** *** *** application/json"
+
+
+def test_an_answer_is_judged_with_its_secrets_hidden_and_nothing_else_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate.runner.base import to_trajectory
+
+    monkeypatch.setenv("AGENT_API_TOKEN", "tok-0123456789")
+    record = {"final_answer": "clone ssh://git@github.com/o/r with dG9rLTAxMjM0NTY3ODk=", "tool_calls": []}
+    trajectory = to_trajectory(record, ("c", "A", 0))
+    assert trajectory.final_answer == "clone ssh://git@github.com/o/r with ***"

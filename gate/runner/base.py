@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ValidationError
 
 from gate import safejson
-from gate.redaction import public
+from gate.redaction import public, without_secrets
 from gate.trajectory import Trajectory
 
 OUTPUT_CAP = 10 * 1024 * 1024
@@ -112,8 +112,8 @@ def to_trajectory(data: Any, key: tuple[str, str, int]) -> Trajectory:
 def _redacted(trajectory: Trajectory) -> Trajectory:
     """The answer and error with any secret they echo hidden as they arrive: the reports quote them
     escaped again (a JSON string in results.json), a spelling the reports' own pass cannot know."""
-    update = {field: public(text) for field in ("final_answer", "error")
-              if isinstance(text := getattr(trajectory, field), str) and public(text) != text}
+    update = {field: hidden for field in ("final_answer", "error")
+              if isinstance(text := getattr(trajectory, field), str) and (hidden := without_secrets(text)) != text}
     return trajectory.model_copy(update=update) if update else trajectory
 
 
