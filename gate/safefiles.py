@@ -37,7 +37,7 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCH
 def _prefix(what: str, reference: str | None) -> str:
     """How a message names what is read: ``skill 'x.md': ``, ``the baseline: ``, or nothing."""
     if reference is not None:
-        return f"{what} '{reference}': "
+        return f"{what} {reference!r}: "  # repr: a control character in it shows, not vanishes
     return "" if what == "file" else f"{what}: "
 
 
@@ -53,6 +53,9 @@ def inside(folder: Path, reference: str, *, what: str, within: Path | None = Non
     """``reference`` (relative to ``folder``, or absolute) resolved, symlinks followed; a GateError
     unless it lies inside ``within`` (``folder`` unless given; resolved too). ``where``: the place
     that names it."""
+    if "\0" in reference:  # no file has such a name; the system calls would raise ValueError
+        raise GateError(f"{_prefix(what, reference)}a NUL character in a file name; expected a file name",
+                        where=where or str(folder))
     base = (within or folder).resolve()
     target = (folder.resolve() / reference).resolve()
     if not target.is_relative_to(base):
@@ -63,6 +66,8 @@ def inside(folder: Path, reference: str, *, what: str, within: Path | None = Non
 
 def _open(path: Path, what: str, reference: str | None, where: str | None) -> int:
     place = where or str(path)
+    if "\0" in str(path):
+        raise GateError(f"{_prefix(what, reference)}a NUL character in a file name; expected a file name", where=place)
     try:
         # Non-blocking: opening a FIFO would otherwise wait for a writer for ever.
         return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))

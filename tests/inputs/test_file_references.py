@@ -133,3 +133,12 @@ def test_shard_results_linked_to_a_device_are_exit_2_not_out_of_memory(
     assert result.exit_code == 2
     assert result.stderr == ("gate: error: shard-1.json: results file: a character device (/dev/zero); "
                              "expected a regular file\n")
+
+
+def test_a_nul_in_a_skill_name_is_exit_2_not_a_traceback(project: Path) -> None:  # noqa: F811
+    openai()(project)
+    in_case("active_skills: [packing]", 'active_skills: ["pack\\0ing"]')(project)
+    code, errors = gate("check")
+    assert code == 2
+    assert errors == [f"gate: error: {project / 'cases' / 'B3-QC-01.yaml'}:13: active skill (case B3-QC-01, group B) "
+                      "'pack\\x00ing.md': a NUL character in a file name; expected a file name"]
