@@ -15,8 +15,10 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from gate import safefiles
 from gate.atomic import replace_text
 from gate.buildinfo import build, readable
+from gate.errors import GateError
 
 STAMPS = "validated.json"
 """The stamps file, in the project's .gate-cache."""
@@ -28,9 +30,9 @@ class Stamps:
         self.path = path
         self.build_id = build_id
         self._passed: dict[str, str] = {}
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # a FIFO or device planted there is refused unread, as any file that is no stamps file
+            data = json.loads(safefiles.read_bytes(self.path, limit=safefiles.DOCUMENT_LIMIT))
+        except (GateError, ValueError):
             return  # none yet, or unreadable: every case is judged
         if (isinstance(data, dict) and data.get("schema") == SCHEMA and data.get("build") == build_id
                 and isinstance(data.get("cases"), dict)):

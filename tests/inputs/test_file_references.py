@@ -142,3 +142,11 @@ def test_a_nul_in_a_skill_name_is_exit_2_not_a_traceback(project: Path) -> None:
     assert code == 2
     assert errors == [f"gate: error: {project / 'cases' / 'B3-QC-01.yaml'}:13: active skill (case B3-QC-01, group B) "
                       "'pack\\x00ing.md': a NUL character in a file name; expected a file name"]
+
+
+def test_a_fifo_planted_as_the_validation_stamps_is_a_miss_not_a_hang(tmp_path: Path) -> None:
+    from gate.validated import Stamps
+
+    fifo("validated.json")(tmp_path)
+    stamps = Stamps(tmp_path / "validated.json", "build-1")
+    assert not stamps.unchanged("B3-QC-01", "digest")
