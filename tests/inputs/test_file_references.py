@@ -83,7 +83,7 @@ REFERENCES: list[tuple[str, Callable[[Path], None], str]] = [
      "baselines/main.json: the baseline: a character device (/dev/zero); expected a regular file"),
     ("case-file-links-out", both(secret_beside, link("cases/B3-QC-02.yaml", "../secret.md")),
      "cases/B3-QC-02.yaml: case file 'B3-QC-02.yaml': resolves to "),
-    ("case-file-is-a-fifo", fifo("cases/B3-QC-02.yaml"), "B3-QC-02.yaml: a FIFO; expected a regular file"),
+    ("case-file-is-a-fifo", fifo("cases/B3-QC-02.yaml"), "B3-QC-02.yaml: not a readable case file: a FIFO"),
 ]
 
 
