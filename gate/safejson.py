@@ -113,6 +113,28 @@ def _too_deep(value: Any) -> bool:
     return False
 
 
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate: alone in a str (JSON's "\\ud800", a Python agent's text) no UTF-8 can hold it."""
+
+
+def has_surrogate(text: str) -> bool:
+    """True when ``text`` holds a lone surrogate (cheap for ASCII text, the common case)."""
+    return not text.isascii() and _SURROGATE_RE.search(text) is not None
+
+
+def without_surrogates(value: Any) -> Any:
+    """A copy of the plain JSON ``value`` whose strings and keys have each lone surrogate replaced by
+    "?" (as gate.trajectory.clean_text does): the rest of the text is kept and can be written as
+    UTF-8. Recursion is bounded by :func:`check_value`'s MAX_DEPTH, which the value passed first."""
+    if isinstance(value, str):
+        return _SURROGATE_RE.sub("?", value) if has_surrogate(value) else value
+    if isinstance(value, dict):
+        return {without_surrogates(key): without_surrogates(child) for key, child in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [without_surrogates(child) for child in value]
+    return value
+
+
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float)
 """One decoder for every document, as ``json.loads`` keeps one for its defaults: given hooks, it
 builds a new decoder and scanner per call, 40 % of the time of a 650-byte trajectory record."""
@@ -158,14 +180,16 @@ def _child(path: str, key: str | int) -> str:
     return f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else key)
 
 
-def check_value(value: Any, path: str = "") -> None:
-    """Raise :class:`UnsafeValue` unless ``value`` is plain JSON within the reader's bounds.
+def check_value(value: Any, path: str = "") -> bool:
+    """Raise :class:`UnsafeValue` unless ``value`` is plain JSON within the reader's bounds; True
+    when a string or key in it holds a lone surrogate (see :func:`without_surrogates`).
 
     Iterative and bounded by MAX_VALUES, so a cycle (too deep) or a structure sharing the same
     list a billion times (too many values) is refused without walking it all.
     """
     pending: list[tuple[Any, str, int]] = [(value, path, 0)]
     seen = 0
+    surrogates = False
     while pending:
         item, where, depth = pending.pop()
         seen += 1
@@ -178,6 +202,7 @@ def check_value(value: Any, path: str = "") -> None:
                 for key, child in item.items():
                     if not isinstance(key, str):
                         raise UnsafeValue(f"key {key!r:.40} is not a string", where)
+                    surrogates = surrogates or has_surrogate(key)
                     pending.append((child, _child(where, key), depth + 1))
             else:
                 pending.extend((child, _child(where, i), depth + 1) for i, child in enumerate(item))
@@ -185,6 +210,8 @@ def check_value(value: Any, path: str = "") -> None:
         problem = _scalar_problem(item)
         if problem:
             raise UnsafeValue(problem, where)
+        surrogates = surrogates or (isinstance(item, str) and has_surrogate(item))
+    return surrogates
 
 
 def dumps(value: Any, **options: Any) -> str:

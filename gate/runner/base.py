@@ -88,9 +88,11 @@ def to_trajectory(data: Any, key: tuple[str, str, int]) -> Trajectory:
     if not isinstance(data, dict):
         raise AgentError(f"the agent must return a trajectory object, got {type(data).__name__}")
     try:  # a python agent's value may hold anything; it must be what a JSON answer could hold
-        safejson.check_value(data)
+        surrogates = safejson.check_value(data)
     except safejson.UnsafeValue as exc:
         raise AgentError(f"the trajectory is not plain JSON: {exc}") from None
+    if surrogates:  # half an emoji ("\ud83d" in JSON, or cut in Python) must not stop every report
+        data = safejson.without_surrogates(data)
     if "final_answer" not in data and "messages" not in data and data.get("error") is None:
         keys = ", ".join(sorted(map(str, data))) or "none"
         raise AgentError(f"the trajectory has neither 'final_answer' nor 'messages' (keys: {keys})")

@@ -13,13 +13,14 @@ from gate.agent_inputs import check_environment, check_url, endpoint_url
 from gate.config import JudgeConfig
 from gate.errors import GateError
 from gate.runner import headers as headers_mod
-from gate.runner.adapters.openai import first_message, message_text
 from gate.runner.base import AgentError
+from gate.runner.chatreply import read_turn
 from gate.runner.httpcall import OnDemandClient, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.semantic.prompt import CORRECTION, PROMPT_VERSION
 from gate.semantic.reply import ReplyError, Vote, parse_reply
 from gate.semantic.replycache import open_cache, request_digest
+from gate.trajectory import clean_text
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class JudgeClient:
 
             try:
                 response, _ = await with_retries(attempt, self._policy)
-                content = message_text(first_message(response, usage).get("content"))
+                content = clean_text(read_turn(response, usage).text)
             except AgentError as exc:
                 return Sample(error=f"judge endpoint: {exc}", usage=usage, endpoint_failed=True)
             try:

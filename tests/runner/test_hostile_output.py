@@ -150,3 +150,26 @@ def test_arguments_that_are_hostile_json_text_are_kept_raw(project: Path) -> Non
     run = _check(project, {"adapter": "command", "command": [sys.executable, "-c", PRINTER, "answer.json"]},
                  exit_code=0)
     assert run["status"] == "pass", run
+
+
+SURROGATES = "ANSWER = {'final_answer': '1. a\\ud83d', 'tool_calls': [{'name': 's\\udc00', 'args': {'q\\ud800': ['\\udfff']}}], 'metadata': {'note\\ud800': 'x\\ud800y'}}"
+
+
+def test_lone_surrogates_from_a_python_agent_are_replaced_and_every_report_written(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / "surrogate_agent.py").write_text(SURROGATES + "\n\ndef run(request):\n    return ANSWER\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(project))
+    run = _check(project, {"adapter": "python", "function": "surrogate_agent:run"}, exit_code=0)
+    assert run["error"] is None and run["status"] == "fail", run  # judged: "1. a?" is no list of one
+    (record,) = [json.loads(line) for line in (project / "out" / "trajectories.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert record["final_answer"] == "1. a?"
+    assert record["tool_calls"][0]["name"] == "s?" and record["tool_calls"][0]["args"] == {"q?": ["?"]}
+    assert record["metadata"]["note?"] == "x?y"
+
+
+def test_lone_surrogates_escaped_in_a_json_answer_are_replaced(project: Path) -> None:
+    answer = '{"final_answer": "1. a", "metadata": {"trace\\ud800": ["\\udc00 half an emoji \\ud83d"]}}'
+    (project / "answer.json").write_text(answer, encoding="utf-8")
+    _check(project, {"adapter": "command", "command": [sys.executable, "-c", PRINTER, "answer.json"]}, exit_code=0)
+    (record,) = [json.loads(line) for line in (project / "out" / "trajectories.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert record["metadata"]["trace?"] == ["? half an emoji ?"]

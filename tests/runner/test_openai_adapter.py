@@ -288,3 +288,44 @@ def test_a_reasoning_model_s_thinking_is_set_apart_from_its_answer(tmp_path: Pat
     assert set_apart.metadata["reasoning_chars"] == len("用户要 JSON，3 个城市。先想想：厦门、成都、青岛。")
     assert left_open.final_answer == "<think>\n想到一半就没了" and "reasoning_chars" not in left_open.metadata
     assert plain.final_answer == "直接回答" and "reasoning_chars" not in plain.metadata
+
+
+MALFORMED = {
+    "usage-a-string": ({"usage": "lots"}, {"content": "1. a"},
+                       'the chat-completions response is malformed: usage must be an object, got "lots"'),
+    "usage-a-list": ({"usage": [1]}, {"content": "1. a"},
+                     "the chat-completions response is malformed: usage must be an object, got [1]"),
+    "tool-calls-a-number": ({}, {"content": "1. a", "tool_calls": 5}, "the chat-completions response is malformed: "
+                            "choices[0].message.tool_calls must be a list or null, got 5"),
+    "content-a-number": ({}, {"content": 7}, "the chat-completions response is malformed: "
+                         "choices[0].message.content must be a string, a list of parts or null, got 7"),
+    "content-part-a-string": ({}, {"content": ["hi"]}, "the chat-completions response is malformed: "
+                              'choices[0].message.content[0] must be an object, got "hi"'),
+    "content-part-text-a-number": ({}, {"content": [{"type": "text", "text": 3}]}, "the chat-completions response "
+                                   "is malformed: choices[0].message.content[0].text must be a string, got 3"),
+    "tool-call-id-an-object": ({}, {"content": None, "tool_calls": [{"id": {"n": 1}, "function": {"name": "t"}}]},
+                               'malformed tool call id in the chat-completions response: {"n": 1}'),
+}
+
+
+@pytest.mark.parametrize(("top", "message", "error"), MALFORMED.values(), ids=MALFORMED.keys())
+def test_a_malformed_reply_is_that_run_s_agent_error_and_the_others_go_on(
+        skills: Path, top: dict[str, Any], message: dict[str, Any], error: str) -> None:
+    def reply(seen: Seen, index: int) -> Reply:
+        if seen.body["messages"][-1]["content"] == "question of bad":
+            return Reply(body={"choices": [{"message": {"role": "assistant", **message}}], **top})
+        return Reply(body=_completion({"content": "fine"}))
+
+    with mocked(reply) as server:
+        bad, good = run_jobs(jobs_of("good", "bad"), _openai(server.url), transport=server.transport, root=skills,
+                             progress=False).trajectories
+    assert good.error is None and good.final_answer == "fine"
+    assert bad.error == error
+
+
+def test_usage_details_beside_the_counts_are_skipped(skills: Path) -> None:
+    usage = {"prompt_tokens": 4, "completion_tokens_details": {"reasoning_tokens": 2}, "cached": True}
+    with mocked(lambda seen, i: Reply(body={"choices": [{"message": {"content": "ok"}}], "usage": usage})) as server:
+        (record,) = run_jobs(jobs_of("c1"), _openai(server.url), transport=server.transport, root=skills,
+                             progress=False).trajectories
+    assert record.error is None and record.metadata["usage"] == {"prompt_tokens": 4}

@@ -327,3 +327,30 @@ def test_a_judge_that_was_never_started_is_given_up_on_after_three_samples(proje
     errors = [vote["error"] for r in document["constraints"] for rubric in r["rubrics"] for vote in rubric["samples"]]
     assert len(errors) == 12 and all(errors)
     assert sum(e.startswith("judge endpoint: not sent: the first 3 calls found nothing listening") for e in errors) == 9
+
+
+def test_a_malformed_reply_is_that_sample_s_error_and_the_rest_are_judged(project: Path) -> None:
+    def script(asked: Asked, index: int) -> Reply:
+        if asked.answer == ANSWERS["cold"] and asked.seed == 1:
+            return Reply(body={"choices": [{"message": {"content": '{"reason": "ok", "passed": true}',
+                                                        "tool_calls": 3}}], "usage": "many"})
+        return verdict(True)
+
+    result, document, _ = judged(project, script, {"good": ANSWERS["good"], "cold": ANSWERS["cold"]})
+    assert result.exit_code == 0, result.output
+    good, cold = _by_run(document)[0], _by_run(document)[1]
+    assert good["rubrics"][0]["votes"] == {"pass": 3, "fail": 0, "error": 0}
+    assert cold["rubrics"][0]["votes"] == {"pass": 2, "fail": 0, "error": 1}
+    (failed,) = [s for s in cold["rubrics"][0]["samples"] if s["error"]]
+    assert failed["error"] == 'judge endpoint: the chat-completions response is malformed: usage must be an object, got "many"'
+
+
+@pytest.mark.parametrize("cache", ["false", ".judge-cache"])
+def test_a_lone_surrogate_in_the_judge_s_reply_is_replaced_not_a_crash(project: Path, cache: str) -> None:
+    def script(asked: Asked, index: int) -> Reply:  # "\ud83d": half an emoji, in the reply's JSON string
+        return Reply(raw=b'{"choices": [{"message": {"content": "{\\"reason\\": \\"half \\ud83d emoji\\", '
+                         b'\\"passed\\": true}"}}]}')
+
+    result, document, _ = judged(project, script, {"good": ANSWERS["good"]}, cache=cache)
+    assert result.exit_code == 0, result.output
+    assert _by_run(document)[0]["rubrics"][0]["samples"][0]["reason"] == "half ? emoji"

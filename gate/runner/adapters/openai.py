@@ -23,6 +23,7 @@ from gate.agent_inputs import ChatInputs
 from gate.agent_tools import PERMISSIVE
 from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError, snippet
+from gate.runner.chatreply import read_turn
 from gate.runner.httpcall import OnDemandClient, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.text.reasoning import split_reasoning
@@ -123,12 +124,12 @@ class ChatAdapter:
                 body["seed"] = agent.seed
             if tools:
                 body["tools"] = tools
-            message = first_message(await self._complete(body), usage)
-            thinking, said = split_reasoning(message_text(message.get("content")))
+            turn_read = read_turn(await self._complete(body), usage)
+            thinking, said = split_reasoning(turn_read.text)
             thought += len(thinking)
             answer = said or answer
-            requested = message.get("tool_calls") or []
-            transcript.append({"role": "assistant", "content": message.get("content"),
+            requested = turn_read.tool_calls
+            transcript.append({"role": "assistant", "content": turn_read.content,
                                **({"tool_calls": requested} if requested else {})})
             if not requested:
                 return _record(answer, calls, usage, turn, agent.model, stop="answer", thought=thought)
@@ -153,29 +154,6 @@ class ChatAdapter:
         await self._http.aclose()
 
 
-def first_message(response: dict[str, Any], usage: dict[str, int]) -> dict[str, Any]:
-    """``choices[0].message`` of a chat-completions response; its token usage is added to ``usage``."""
-    for key, value in (response.get("usage") or {}).items():
-        if isinstance(value, int):
-            usage[key] = usage.get(key, 0) + value
-    try:
-        message = response["choices"][0]["message"]
-    except (KeyError, IndexError, TypeError):
-        raise AgentError(f"the chat-completions response has no choices[0].message: {snippet(json.dumps(response))}") from None
-    if not isinstance(message, dict):
-        raise AgentError("choices[0].message of the chat-completions response is not an object")
-    return message
-
-
-def message_text(content: Any) -> str:
-    """A message's text: the string, or the text parts of a content list."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(text for p in content if isinstance(p, dict) and isinstance(text := p.get("text"), str))
-    return ""
-
-
 def _parse_tool_call(raw: Any) -> tuple[str, str, dict[str, Any]]:
     function = raw.get("function") if isinstance(raw, dict) else None
     if not isinstance(function, dict) or not isinstance(function.get("name"), str):
@@ -184,7 +162,10 @@ def _parse_tool_call(raw: Any) -> tuple[str, str, dict[str, Any]]:
         arguments = tool_arguments(function.get("arguments"))
     except TypeError as error:
         raise AgentError(f"malformed tool call arguments in the chat-completions response: {error}") from None
-    return str(raw.get("id", "")), function["name"], arguments
+    call_id = raw.get("id")
+    if call_id is not None and not isinstance(call_id, str):
+        raise AgentError(f"malformed tool call id in the chat-completions response: {snippet(json.dumps(call_id))}")
+    return call_id or "", function["name"], arguments
 
 
 def _record(answer: str, calls: list[dict[str, Any]], usage: dict[str, int], turns: int, model: str | None,
