@@ -4,6 +4,11 @@ PyYAML lets the second of two equal keys win — a second ``params:`` block can 
 trailing ``constraints: []`` can empty a case — and it expands aliases only when the data is
 walked, so a few hundred bytes of nested anchors (a "billion laughs") become 10^10 values as soon
 as pydantic validates them. Both are refused here, before any value is built.
+
+Scalars PyYAML cannot build (``!!int 0x``, ``!!float abc``, an integer of 5,000 digits) raise
+ValueError from deep inside it; here each is a :class:`RefusedYaml` at its line. A date-looking
+scalar (``2025-02-29``) stays the text it is: a field that wants a date reads it as one (and names
+a day that does not exist), and one that wants a string — a case id, a note — gets it as written.
 """
 
 from __future__ import annotations
@@ -14,8 +19,13 @@ import yaml
 
 MAX_NODES = 100_000
 """Most YAML nodes a document may hold once its aliases are expanded; a real case file has hundreds."""
+MAX_DIGITS = 100
+"""Longest integer read, in digits (as gate.safejson reads JSON): no count or threshold comes near."""
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_KINDS = {"tag:yaml.org,2002:int": "an integer", "tag:yaml.org,2002:float": "a number",
+          "tag:yaml.org,2002:bool": "true or false", "tag:yaml.org,2002:binary": "base64 data"}
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser, where PyYAML has it
 
 
@@ -30,6 +40,11 @@ class RefusedYaml(yaml.YAMLError):
 
 def _line(node: yaml.Node) -> int:
     return int(node.start_mark.line) + 1
+
+
+def _shown(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
@@ -91,6 +106,24 @@ class StrictLoader(_Base):  # type: ignore[misc]
             check_expansion(node)
         return self.construct_document(node)
 
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError):
+            if not isinstance(node, yaml.ScalarNode):
+                raise  # a collection's own errors are PyYAML's ConstructorErrors; a child's are raised below
+            expected = _KINDS.get(node.tag, f"a value of tag {node.tag}")
+            raise RefusedYaml(f"'{_shown(node.value)}' is not {expected}", _line(node)) from None
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> Any:
+        value = str(node.value)
+        if sum(char.isalnum() for char in value) > MAX_DIGITS:  # int() of 5,000 digits is a ValueError, 4,000 slow
+            raise RefusedYaml(f"an integer of more than {MAX_DIGITS} digits", _line(node))
+        return super().construct_yaml_int(node)
+
+    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
+        return self.construct_scalar(node)
+
     def flatten_mapping(self, node: yaml.MappingNode) -> None:
         # Checked before PyYAML folds `<<: *base` merges in: a key after a merge overrides it, by design.
         self._refuse_duplicates(node)
@@ -111,3 +144,7 @@ class StrictLoader(_Base):  # type: ignore[misc]
                 continue
             if earlier is not key_node:
                 raise RefusedYaml(f"duplicate key '{key}' (first at line {_line(earlier)})", _line(key_node))
+
+
+StrictLoader.add_constructor("tag:yaml.org,2002:int", StrictLoader.construct_yaml_int)
+StrictLoader.add_constructor(_TIMESTAMP_TAG, StrictLoader.construct_yaml_timestamp)

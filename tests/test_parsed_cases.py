@@ -54,7 +54,7 @@ def test_an_unchanged_file_is_not_parsed_again(tmp_path: Path, parses: list[str]
 def test_what_json_cannot_give_back_and_invalid_files_are_not_kept(tmp_path: Path, parses: list[str]) -> None:
     cases = tmp_path / "cases"
     cases.mkdir()
-    write(cases, "QC-01", extra="notes: 2025-05-10")  # YAML reads a date; the case refuses it
+    write(cases, "QC-01", extra="notes: [2025-05-10]")  # a list where the case wants text: refused
     store = ParsedCases(tmp_path / "kept", "b")
     for _ in range(2):
         with pytest.raises(GateError, match="notes"):

@@ -174,3 +174,35 @@ def test_only_a_document_with_an_anchor_has_its_alias_graph_walked(monkeypatch: 
     assert len(walked) == 1
     assert yaml.load("a: &x [1]\nb: *x\n", Loader=yamlsafe.StrictLoader) == {"a": [1], "b": [1]}
     assert len(walked) == 2
+
+
+# --- scalars PyYAML cannot build: exit 2 at their line, never a traceback ------------------------
+
+@pytest.mark.parametrize(
+    ("new", "message"),
+    [
+        ("      exact: !!int 0x\n", "cases/QC-01.yaml:18: '0x' is not an integer"),
+        ("      exact: " + "9" * 5000 + "\n", "cases/QC-01.yaml:18: an integer of more than 100 digits"),
+        ("      exact: !!float abc\n", "cases/QC-01.yaml:18: 'abc' is not a number"),
+        ("      exact: !!bool maybe\n", "cases/QC-01.yaml:18: 'maybe' is not true or false"),
+    ],
+    ids=["int-0x", "int-5000-digits", "float-abc", "bool-maybe"],
+)
+def test_a_scalar_yaml_cannot_build_is_refused_at_its_line(new: str, message: str) -> None:
+    assert _refused(CASE.replace("      exact: 3\n", new, 1)) == f"gate: error: {message}\n"
+
+
+def test_a_scalar_yaml_cannot_build_in_gate_yaml_is_refused_at_its_line() -> None:
+    Path("gate.yaml").write_text("out_dir: out\nrepeats: !!int 0x\n", encoding="utf-8")
+    result = gate("check")
+    assert (result.exit_code, result.stderr) == (2, "gate: error: gate.yaml:2: '0x' is not an integer\n")
+
+
+def test_a_date_looking_scalar_is_a_string_where_a_string_is_wanted() -> None:
+    Path("cases").mkdir()
+    Path("cases/2025-02-28.yaml").write_text(
+        CASE.replace("id: QC-01", "id: 2025-02-28").replace("title: 精确数量", "title: 2025-02-29"), encoding="utf-8")
+    result = gate("validate", "--cases", "cases")
+    assert result.exit_code == 0, result.output
+    assert yamlio.load(Path("x.yaml"), "id: 2025-02-29\nat: 2025-02-28 10:00:00\n") == {
+        "id": "2025-02-29", "at": "2025-02-28 10:00:00"}

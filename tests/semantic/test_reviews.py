@@ -65,6 +65,9 @@ def test_a_file_an_entry_cannot_extend_is_rewritten_with_every_verdict(tmp_path:
     ("schema: gate.reviews/v1\nreviews:\n  - {trajectory: " + DIGEST + ", case_id: C, constraint: k, human: maybe, "
      "reviewer: r, date: 2026-12-02}\n", "reviews.yaml:3: reviews[0].human: Input should be 'pass' or 'fail'"),
     ("schema: gate.reviews/v2\n", "schema: Input should be 'gate.reviews/v1'"),
+    ("schema: gate.reviews/v1\nreviews:\n  - {trajectory: " + DIGEST + ", case_id: C, constraint: k, human: pass, "
+     "reviewer: r, date: 2025-02-29}\n", "reviews.yaml:3: reviews[0].date: Input should be a valid date or datetime, "
+     "day value is outside expected range"),
     ("- a\n- b\n", "a reviews file must be a mapping"),
     ("schema: gate.reviews/v1\nreviews:\n  - {trajectory: " + DIGEST + ", case_id: C, constraint: k, human: pass, "
      "reviewer: r, date: 2026-12-02, verdict: pass}\n", "reviews[0].verdict: Extra inputs are not permitted"),
@@ -75,6 +78,14 @@ def test_a_malformed_reviews_file_names_the_place(tmp_path: Path, text: str, mes
     with pytest.raises(GateError) as raised:
         load_reviews(path)
     assert message in str(raised.value)
+
+
+def test_a_date_looking_note_is_the_text_written_and_a_date_still_a_date(tmp_path: Path) -> None:
+    path = tmp_path / "reviews.yaml"
+    path.write_text("schema: gate.reviews/v1\nreviews:\n  - {trajectory: " + DIGEST + ", case_id: C, constraint: k, "
+                    "human: pass, reviewer: r, date: 2025-02-28, note: 2025-02-29}\n", encoding="utf-8")
+    (entry,) = load_reviews(path).entries
+    assert (entry.note, entry.date) == ("2025-02-29", datetime.date(2025, 2, 28))
 
 
 def test_reviews_of_cases_or_constraints_that_no_longer_exist_are_warnings(tmp_path: Path) -> None:
