@@ -20,6 +20,7 @@ from gate.records import Kept
 from gate.runner.adapters import build_adapter
 from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory
 from gate.runner.cache import Cache, cache_key
+from gate.runner.fdlimit import fitting_concurrency
 from gate.runner.identity import agent_identity
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.retry import Reachability, RetryPolicy, with_retries
@@ -150,7 +151,10 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
               "the same endpoint would be served old answers; set agent.identity (a version or commit)",
               file=sys.stderr)
     progress = Progress(len(jobs), enabled=show)
-    semaphore = asyncio.Semaphore(agent.concurrency)
+    concurrency, warning = fitting_concurrency(adapter.name, agent.concurrency)
+    if warning:
+        print(f"gate: warning: {warning}", file=sys.stderr)
+    semaphore = asyncio.Semaphore(concurrency)
     waits = adapter.cacheable  # its calls cost time; replay (not cached) answers at once
 
     def verdict_of(key: Key, trajectory: Trajectory) -> bool | None:
@@ -199,7 +203,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
     # Answers and verdicts are cached by the writer thread while calls that cost something are out
     # (replay's verdicts are written by the loop); all are on disk at the end.
     with writing_behind(waits):
-        await gather_until_stopped(workers(jobs, one, agent.concurrency), state.stop, finish,
+        await gather_until_stopped(workers(jobs, one, concurrency), state.stop, finish,
                                    stopped=lambda: stops is not None and stops.requested)
 
 
