@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from gate import baseline as baseline_mod
-from gate import safejson
 from gate.baseline import Baseline
 from gate.baseline_diff import diff
 from gate.errors import GateError
+from gate.filecap import TooLarge
+from gate.github.event import read_event
 from gate.policy.thresholds import Finding, Level
 
 GIT_TIMEOUT_S = 30
@@ -30,8 +31,10 @@ def _pr_sha(env: Mapping[str, str], side: str) -> str | None:
     if env.get("GITHUB_EVENT_NAME") not in _PR_EVENTS or not env.get("GITHUB_EVENT_PATH"):
         return None
     try:
-        event = safejson.loads(Path(env["GITHUB_EVENT_PATH"]).read_bytes())
+        event = read_event(env["GITHUB_EVENT_PATH"])
         sha = event["pull_request"][side]["sha"]
+    except TooLarge as exc:  # not read whole: GitHub never writes one that large
+        raise GateError(f"the event file (GITHUB_EVENT_PATH) is {exc}", where=env["GITHUB_EVENT_PATH"]) from None
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return sha if isinstance(sha, str) and sha else None

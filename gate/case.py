@@ -13,6 +13,9 @@ from gate.trajectory import Group, ToolCall
 # Suite and dimension names are the user's (gate.yaml ``suites:`` lists them); they name report
 # sections, JUnit classes and threshold keys, so they are short identifiers.
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]{0,31}$"
+MAX_REPEATS = 100
+"""Most runs of one case per group (``repeats``, and gate.yaml's override): as many as
+``decision.baseline_runs`` may record; a run plan beyond it is a typo, not a measurement."""
 TAG_GOLDEN = "golden"
 TAG_SKILL_EXPLICIT = "skill-explicit-constraint"
 
@@ -206,7 +209,7 @@ class Case(_Strict):
     tags: tuple[str, ...] = ()
     input: CaseInput | None = None
     groups: dict[Group, GroupSettings]
-    repeats: int = Field(1, ge=1)
+    repeats: int = Field(1, ge=1, le=MAX_REPEATS)
     consistency: Consistency | None = None
     aggregate: tuple[str, ...] = ()
     """Case ids whose results this case summarises (X-CD-04); such a case is not run itself."""

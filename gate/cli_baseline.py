@@ -15,9 +15,9 @@ def baseline_group() -> None:
 
 @baseline_group.command("update")
 @click.option("--config", "config_path", default=None, help="gate.yaml (default: ./gate.yaml).")
-@click.option("--runs", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
-              help="Fresh runs of every case to record (default, and --runs alone: decision.baseline_runs of "
-                   "gate.yaml, 5).")
+@click.option("--runs", type=click.IntRange(min=0, max=100), is_flag=False, flag_value=0, default=None,
+              help="Fresh runs of every case to record, at most 100 (default, and --runs alone: "
+                   "decision.baseline_runs of gate.yaml, 5).")
 @click.option("--results", "results_path", is_flag=False, flag_value="", default=None,
               help="Record a results.json instead of fresh runs (--results alone: <out_dir>/results.json); "
                    "warns when it holds fewer runs than decision.baseline_runs.")

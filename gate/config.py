@@ -18,7 +18,7 @@ from gate import yamlio
 from gate.agent_config import AgentConfig, CommandAgent
 from gate.agent_inputs import HEADER_VARIABLE
 from gate.budget import DEFAULT_BUDGET_S
-from gate.case import NAME_PATTERN
+from gate.case import MAX_REPEATS, NAME_PATTERN
 from gate.errors import GateError
 from gate.redaction import remember, secret_headers
 from gate.strictvalues import StrictConfig as _Strict
@@ -175,7 +175,7 @@ class GateConfig(_Strict):
     cases: CasesConfig = Field(default_factory=CasesConfig)
     agent: AgentConfig = Field(default_factory=lambda: CommandAgent(command=("python", "examples/demo_agent.py")))
     groups: tuple[Literal["A", "B"], ...] = ("A", "B")
-    repeats: int | None = Field(None, ge=1)
+    repeats: int | None = Field(None, ge=1, le=MAX_REPEATS)
     """Override every case's repeats (e.g. 1 for a quick local run)."""
     baseline: str = "baselines/main.json"
     out_dir: str = "gate-results"

@@ -10,6 +10,7 @@ from pydantic import ConfigDict, Field, StrictBool
 
 from gate.memo import ByIdentity
 from gate.model import Model
+from gate.shard import MAX_SHARDS
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 SCHEMA = "gate.results/v1"
@@ -118,8 +119,8 @@ class FindingRecord(_Part):
 
 
 class ShardRecord(_Part):
-    k: int = Field(ge=1)
-    n: int = Field(ge=1)
+    k: int = Field(ge=1, le=MAX_SHARDS)
+    n: int = Field(ge=1, le=MAX_SHARDS)
 
 
 class BaselineRecord(_Part):

@@ -12,15 +12,21 @@ from collections.abc import Iterable
 
 from gate.errors import GateError
 
+MAX_SHARDS = 256
+"""Most shards a case set is split into: a GitHub Actions matrix runs at most 256 jobs, and
+`gate merge` checks every shard of N is there."""
+
 
 def parse_shard(text: str) -> tuple[int, int]:
-    """'K/N' (1 ≤ K ≤ N) as (K, N)."""
-    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    """'K/N' (1 ≤ K ≤ N ≤ MAX_SHARDS) as (K, N)."""
+    match = re.fullmatch(r"\s*(\d{1,20})\s*/\s*(\d{1,20})\s*", text)
     if not match:
-        raise GateError(f"--shard must look like K/N (e.g. 2/4), got '{text}'")
+        raise GateError(f"--shard must look like K/N (e.g. 2/4), got '{text[:40]}'")
     k, n = int(match.group(1)), int(match.group(2))
     if n < 1 or not 1 <= k <= n:
         raise GateError(f"--shard {text}: K must be between 1 and N (N ≥ 1)")
+    if n > MAX_SHARDS:
+        raise GateError(f"--shard {text}: N must be at most {MAX_SHARDS}")
     return k, n
 
 

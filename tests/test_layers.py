@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "gate"
 
 # Lowest room first; a module belongs to the room of the longest prefix that names it.
 ROOMS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("gate.errors", "gate.atomic", "gate.safejson", "gate.yamlsafe", "gate.yamlio", "gate.percent",
+    ("base", ("gate.errors", "gate.atomic", "gate.safejson", "gate.filecap", "gate.yamlsafe", "gate.yamlio", "gate.percent",
               "gate.redaction", "gate.redacted_streams", "gate.safefiles", "gate.schema_refs", "gate.secret_spellings", "gate.sanitize", "gate.strictvalues", "gate.budget", "gate.interrupts",
               "gate.retryafter", "gate.shard", "gate.commentmark", "gate.buildinfo", "gate.jsonstore", "gate.memo", "gate.tls",
               "gate.model", "gate.spool", "gate.workflow_commands")),

@@ -21,6 +21,7 @@ from gate.errors import GateError
 from gate.github.annotations import command
 from gate.github.api import DEFAULT_API_URL, ApiError, RetryPolicy, json_body, redact, request
 from gate.github.comment import CommentResult, CommentStatus, upsert_comment
+from gate.github.event import read_event
 
 DEFAULT_POLICY = RetryPolicy()
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
@@ -46,8 +47,8 @@ def pr_from_event(path: str | None) -> int | None:
     if not path:
         return None
     try:
-        event: Any = safejson.loads(Path(path).read_bytes())
-    except (OSError, ValueError):
+        event: Any = read_event(path)
+    except (OSError, ValueError):  # too large included: it is not read whole
         return None
     if not isinstance(event, dict):
         return None

@@ -1,0 +1,73 @@
+"""Every count and every size read from outside has a documented bound: beyond it, exit 2 with a
+message naming what and where, before anything is planned or read whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gate.baseline_ref import pr_base_sha
+from gate.commands.comment import pr_from_event
+from gate.errors import GateError
+from gate.filecap import TooLarge, read_bounded
+from gate.shard import parse_shard
+
+from .conftest import CASE, gate, validate
+
+
+def test_a_case_repeated_ten_million_times_is_refused() -> None:
+    result = validate(CASE.replace("tags: [golden]\n", "tags: [golden]\nrepeats: 10000000\n", 1))
+    assert (result.exit_code, result.stderr) == (
+        2, "gate: error: cases/QC-01.yaml:8: repeats: Input should be less than or equal to 100\n")
+
+
+def test_a_repeats_override_of_ten_million_in_gate_yaml_is_refused() -> None:
+    Path("gate.yaml").write_text("out_dir: out\nrepeats: 10000000\n", encoding="utf-8")
+    result = gate("check")
+    assert (result.exit_code, result.stderr) == (
+        2, "gate: error: gate.yaml:2: repeats: Input should be less than or equal to 100\n")
+
+
+def test_baseline_runs_beyond_the_bound_are_a_usage_error() -> None:
+    result = gate("baseline", "update", "--runs", "10000000")
+    assert result.exit_code == 2 and "10000000 is not in the range 0<=x<=100" in result.output
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("1/1000000000000", "--shard 1/1000000000000: N must be at most 256"),
+    ("1/" + "9" * 5000, "--shard must look like K/N (e.g. 2/4), got '1/99999999999999999999999999999999999999'"),
+    ("257/257", "--shard 257/257: N must be at most 256"),
+])
+def test_a_shard_count_beyond_the_bound_is_refused(text: str, message: str) -> None:
+    with pytest.raises(GateError) as raised:
+        parse_shard(text)
+    assert str(raised.value) == message
+    assert parse_shard("256/256") == (256, 256)
+
+
+def test_a_2_gb_event_file_is_refused_by_its_size_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    event = tmp_path / "event.json"
+    with event.open("wb") as handle:
+        handle.truncate(2 * 1024**3)  # sparse: no disk used, and reading it whole would take 2 GB of memory
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole"))
+    with pytest.raises(GateError) as raised:
+        pr_base_sha({"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event)})
+    assert str(raised.value) == (f"{event}: the event file (GITHUB_EVENT_PATH) is larger than 25 MiB, "
+                                 "the most the gate reads of it")
+    assert pr_from_event(str(event)) is None  # the comment step never fails: no number from it
+
+
+def test_a_case_file_of_17_mib_is_refused_by_its_size() -> None:
+    Path("cases").mkdir()
+    with open("cases/QC-01.yaml", "wb") as handle:
+        handle.write(CASE.encode("utf-8"))
+        handle.truncate(17 * 1024 * 1024)
+    result = gate("validate", "--cases", "cases")
+    assert (result.exit_code, result.stderr) == (
+        2, "gate: error: cases/QC-01.yaml: larger than 16 MiB, the most the gate reads of it\n")
+
+
+def test_a_device_without_a_size_is_still_read_only_to_the_bound() -> None:
+    with pytest.raises(TooLarge):
+        read_bounded("/dev/zero", 1024)
