@@ -77,11 +77,16 @@ _STATE_OUTPUTS = {"new-failures": "new-failure", "known-failures": "known-failur
 
 
 def write_outputs(values: Mapping[str, str], target: str | None) -> None:
-    """Append ``key=value`` lines to $GITHUB_OUTPUT (stdout when it is not set)."""
+    """Append ``key=value`` lines to $GITHUB_OUTPUT (stdout when it is not set); a file that cannot
+    be written is a warning, not a failed step (the action's last step fails with the gate's code)."""
     text = "".join(f"{key}={value}\n" for key, value in values.items() if "\n" not in value)
     if target:
-        with open(target, "a", encoding="utf-8") as handle:
-            handle.write(text)
+        try:
+            with open(target, "a", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            click.echo(command("warning", f"the step outputs could not be written to GITHUB_OUTPUT ({target}): "
+                               f"{exc.strerror or exc}", title="agent-gate"))
     else:
         click.echo(text, nl=False)
 

@@ -126,3 +126,18 @@ def test_an_inconclusive_run_is_named_by_its_output_and_a_warning(tmp_path: Path
     assert "verdict=inconclusive" in printed and "passed=true" in printed
     assert ("::warning title=agent-gate inconclusive::not a pass: 1 decision(s) lack the evidence to say the agent is "
             "fine — B3-QC-01 (B): passes 2 of 5 runs now") in printed
+
+
+def test_an_unwritable_github_output_is_a_warning_and_the_step_goes_on(tmp_path: Path) -> None:
+    out_dir = tmp_path / "gate-results"
+    out_dir.mkdir()
+    (out_dir / "results.json").write_text(json.dumps(results()), encoding="utf-8")
+    target = tmp_path / "no-such-dir" / "output.txt"
+    result = CliRunner().invoke(action.main, ["--out-dir", str(out_dir), "--exit-code", "1",
+                                              "--config", str(tmp_path / "absent.yaml")],
+                                env={"GITHUB_OUTPUT": str(target)}, catch_exceptions=False)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == (f"::warning title=agent-gate::the step outputs could not be written to GITHUB_OUTPUT "
+                        f"({target}): No such file or directory")
+    assert lines[1].startswith("::error title=B3-QC-01 failed in 2 runs")  # the annotations still follow
