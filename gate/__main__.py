@@ -1,3 +1,13 @@
-from gate.cli import main
+"""``python -m gate``: the stop signals are taken before the command line is imported."""
 
-main()
+from gate.interrupts import take_stop_signals
+
+
+def _main() -> None:
+    take_stop_signals()  # a stop while the rest loads is remembered for the command (gate.interrupts)
+    from gate.cli import main
+
+    main()
+
+
+_main()

@@ -13,10 +13,14 @@ from typing import Any
 import click
 
 from gate.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, GateError, GateErrors
-from gate.interrupts import take_stop_signals
+from gate.interrupts import command_starts, take_stop_signals
 from gate.redacted_streams import redacted_streams
 from gate.redaction import public
 from gate.workflow_commands import error_annotations, error_lines
+
+WATCHING_STOPS = frozenset({"check", "eval"})
+"""Commands that watch for stops from their first line and end with reports of what finished: a stop
+while the process started is their first (gate.interrupts)."""
 
 COLLECTOR_THRESHOLDS = (50_000, 50, 50)
 """``gc.set_threshold`` for a gate process (Python's default: 700, 10, 10)."""
@@ -38,6 +42,11 @@ class GateGroup(click.Group):
             # end of a command to the end of the process took 76–98 ms of the demo's cached rerun,
             # 17–18 ms with them frozen. Frozen objects are left out of those collections.
             gc.freeze()
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        command_starts(watches=name in WATCHING_STOPS)
+        return name, command, rest
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:

@@ -6,6 +6,7 @@ At the point named by ``GATE_PROBE_AT`` the gate touches ``$GATE_PROBE_DIR/<poin
 signal lands while the gate is at that point, however slow the machine, instead of after a delay
 guessed to fall into it. The points (each pauses once):
 
+- ``starting``: once the options are read, before the command is chosen (the process still starting)
 - ``loading``: before the cases of `gate check` are loaded
 - ``judging``: inside the first ``items:count`` check of a run
 - ``writing`` / ``written``: before / after `gate check` writes its reports
@@ -52,6 +53,11 @@ def _once(point: str, function: Callable[..., Any], *, after: bool = False) -> C
 
 def install(point: str) -> None:
     """Wrap what the gate calls at ``point`` (looked up at call time, so patched in its module)."""
+    if point == "starting":
+        from gate.cli_group import GateGroup
+
+        GateGroup.resolve_command = _once(point, GateGroup.resolve_command)  # type: ignore[method-assign]
+        return
     if point == "judging":
         from gate.checkers import REGISTRY
         from gate.checkers.base import Checker

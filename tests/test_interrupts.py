@@ -93,8 +93,25 @@ def test_settled_stops_are_too_late_and_the_process_keeps_their_handler() -> Non
 
 
 @pytest.mark.usefixtures("sigint_ignored", "signals_restored")
-def test_a_gate_process_takes_the_stop_signals_even_when_they_were_ignored() -> None:
+def test_a_gate_process_takes_the_stop_signals_even_when_they_were_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    ended: list[bool] = []
+    monkeypatch.setattr(interrupts, "end_at_once", lambda: ended.append(True))
     take_stop_signals()
-    with pytest.raises(KeyboardInterrupt):  # the command line makes it exit 130
-        signal.raise_signal(signal.SIGINT)
+    signal.raise_signal(signal.SIGINT)  # while the process starts: remembered
+    assert ended == []
+    interrupts.command_starts(watches=False)  # a command that does not watch is not run
+    assert ended == [True]
+
+
+@pytest.mark.usefixtures("signals_restored")
+def test_a_stop_while_the_process_starts_is_the_first_of_a_watching_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    ended: list[bool] = []
+    monkeypatch.setattr(interrupts, "end_at_once", lambda: ended.append(True))
+    take_stop_signals()
+    signal.raise_signal(signal.SIGTERM)
+    interrupts.command_starts(watches=True)
+    with stop_requests() as stops:
+        assert stops.requested and ended == []
+    signal.raise_signal(signal.SIGTERM)  # the watched body is over: a stop now ends the process at once
+    assert ended == [True]
 

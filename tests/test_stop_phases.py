@@ -151,6 +151,29 @@ SIGNALS = pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids
 
 
 @SIGNALS
+def test_a_stop_while_the_process_starts_is_the_check_s_first_and_ends_with_interrupted_reports(
+        project: Project, signum: int) -> None:
+    with gate(project, "check", at="starting") as proc:
+        ended = stop_at(project, proc, "starting", signum)
+    assert_interrupted(ended, project)
+    assert project.runs() == [] and project.calls == []
+
+
+@SIGNALS
+def test_a_stop_while_the_process_starts_ends_any_other_command_before_it_runs(
+        project: Project, signum: int) -> None:
+    with gate(project, "baseline", "update", "--runs", "1", at="starting") as proc:
+        ended = stop_at(project, proc, "starting", signum)
+    assert (ended.code, ended.stderr, ended.stdout) == (130, "gate: interrupted\n", "")
+    assert project.calls == [] and not (project.root / "baselines" / "main.json").exists()
+    (project.marks / "starting").unlink()
+    (project.marks / "go").unlink()
+    with gate(project, "validate", at="starting") as proc:
+        ended = stop_at(project, proc, "starting", signum)
+    assert (ended.code, ended.stderr, ended.stdout) == (130, "gate: interrupted\n", "")
+
+
+@SIGNALS
 def test_a_stop_while_the_cases_load_calls_no_agent_and_writes_interrupted_reports(
         project: Project, signum: int) -> None:
     with gate(project, "check", at="loading") as proc:
@@ -198,7 +221,8 @@ def test_a_stop_while_judging_keeps_what_was_judged(project: Project, signum: in
     assert 1 <= len(document["results"]) < 2 * len(IDS)
 
 
-@pytest.mark.parametrize(("point", "signum"), [("writing", signal.SIGTERM), ("written", signal.SIGINT)])
+@pytest.mark.parametrize(("point", "signum"), [("writing", signal.SIGTERM), ("written", signal.SIGINT),
+                                             ("writing", signal.SIGINT), ("written", signal.SIGTERM)])
 def test_a_stop_while_or_just_after_the_reports_are_written_marks_them_interrupted(
         project: Project, point: str, signum: int) -> None:
     with gate(project, "check", at=point) as proc:
