@@ -19,8 +19,7 @@ from gate import baseline as baseline_mod
 from gate.baseline import Baseline
 from gate.baseline_diff import diff
 from gate.errors import GateError
-from gate.filecap import TooLarge
-from gate.github.event import read_event
+from gate.filecap import TooLarge, read_event
 from gate.policy.thresholds import Finding, Level
 
 GIT_TIMEOUT_S = 30

@@ -7,6 +7,9 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
+
+from gate import safejson
 
 MIB = 1024 * 1024
 
@@ -30,3 +33,14 @@ def read_bounded(path: str | os.PathLike[str], cap: int) -> bytes:
     if len(data) > cap:
         raise TooLarge(cap)
     return data
+
+
+MAX_EVENT_BYTES = 25 * MIB
+"""The Actions event file (``GITHUB_EVENT_PATH``): GitHub caps a webhook payload at 25 MB, so a
+larger file is not one of its events."""
+
+
+def read_event(path: str) -> Any:
+    """The event's JSON; an OSError when it cannot be read, a ValueError (:class:`TooLarge` when
+    over MAX_EVENT_BYTES, checked before reading) when it is not a bounded JSON document."""
+    return safejson.loads(read_bounded(path, MAX_EVENT_BYTES))

@@ -18,10 +18,10 @@ import httpx
 
 from gate import safefiles, safejson
 from gate.errors import GateError
+from gate.filecap import read_event
 from gate.github.annotations import command
 from gate.github.api import DEFAULT_API_URL, ApiError, RetryPolicy, json_body, redact, request
 from gate.github.comment import CommentResult, CommentStatus, upsert_comment
-from gate.github.event import read_event
 
 DEFAULT_POLICY = RetryPolicy()
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
