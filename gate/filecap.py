@@ -35,6 +35,12 @@ def read_bounded(path: str | os.PathLike[str], cap: int) -> bytes:
     return data
 
 
+MAX_DOCUMENT_BYTES = 256 * MIB
+"""A results.json or a baseline the gate reads: 6,000 cases' results are some tens of MB."""
+
+MAX_RECORD_BYTES = 32 * MIB
+"""One line of a trajectory file: an agent's answer is read up to 10 MB (gate.runner.base.OUTPUT_CAP)."""
+
 MAX_EVENT_BYTES = 25 * MIB
 """The Actions event file (``GITHUB_EVENT_PATH``): GitHub caps a webhook payload at 25 MB, so a
 larger file is not one of its events."""

@@ -16,7 +16,7 @@ from typing import Any
 import click
 import httpx
 
-from gate import safefiles, safejson
+from gate import safefiles
 from gate.errors import GateError
 from gate.filecap import read_event
 from gate.github.annotations import command

@@ -3,6 +3,7 @@ message naming what and where, before anything is planned or read whole."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from gate.errors import GateError
 from gate.filecap import TooLarge, read_bounded
 from gate.shard import parse_shard
 
-from .conftest import CASE, gate, validate
+from .conftest import CASE, RECORD, gate, validate
 
 
 def test_a_case_repeated_ten_million_times_is_refused() -> None:
@@ -71,3 +72,36 @@ def test_a_case_file_of_17_mib_is_refused_by_its_size() -> None:
 def test_a_device_without_a_size_is_still_read_only_to_the_bound() -> None:
     with pytest.raises(TooLarge):
         read_bounded("/dev/zero", 1024)
+
+
+def _sparse(path: Path, size: int) -> Path:
+    with path.open("wb") as handle:
+        handle.truncate(size)  # no disk used: reading it whole would take the memory
+    return path
+
+
+def test_a_baseline_or_results_file_beyond_the_bound_is_refused_by_its_size(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate import baseline
+    from gate.commands.merge import read_results
+    from gate.github.action import read_results as action_results
+
+    huge = _sparse(tmp_path / "huge.json", 300 * 1024 * 1024)
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole"))
+    with pytest.raises(GateError) as raised:
+        baseline.load(huge)
+    assert str(raised.value) == f"{huge}: the baseline is larger than 256 MiB, the most the gate reads of it"
+    with pytest.raises(GateError) as raised:
+        read_results(huge)
+    assert str(raised.value) == f"{huge}: not a results.json: larger than 256 MiB, the most the gate reads of it"
+    assert action_results(huge) == f"{huge} is not JSON: larger than 256 MiB, the most the gate reads of it"
+
+
+def test_a_trajectory_line_beyond_the_bound_is_refused_without_reading_on() -> None:
+    validate(CASE)
+    with open("runs.jsonl", "wb") as handle:
+        handle.write(json.dumps(RECORD).encode() + b"\n")
+        handle.truncate(2 * 1024**3)  # a second line of 2 GB, without end
+    result = gate("eval", "--cases", "cases", "--trajectories", "runs.jsonl")
+    assert (result.exit_code, result.stderr) == (
+        2, "gate: error: runs.jsonl: line 2 is larger than 32 MiB, the most the gate reads of it\n")
