@@ -32,9 +32,9 @@ def _open_now() -> int:
     return 0
 
 
-def fitting_concurrency(adapter: str, wanted: int) -> tuple[int, str | None]:
-    """The calls that may be in flight at once for ``adapter``, and a warning when fewer than
-    ``wanted`` fit within the process's descriptor limit."""
+def fitting_concurrency(adapter: str, wanted: int, setting: str = "agent.concurrency") -> tuple[int, str | None]:
+    """The calls that may be in flight at once for ``adapter``, and a warning (naming ``setting``)
+    when fewer than ``wanted`` fit within the process's descriptor limit."""
     per_call = DESCRIPTORS_PER_CALL.get(adapter, 0)
     if not per_call or resource is None:
         return wanted, None
@@ -50,5 +50,5 @@ def fitting_concurrency(adapter: str, wanted: int) -> tuple[int, str | None]:
     if soft == resource.RLIM_INFINITY or soft >= needed:
         return wanted, None
     fits = max(1, (soft - _open_now() - RESERVE) // per_call)
-    return min(fits, wanted), (f"agent.concurrency {wanted} needs about {needed} open files, more than this process may "
+    return min(fits, wanted), (f"{setting} {wanted} needs about {needed} open files, more than this process may "
                   f"open ({soft}, ulimit -n): running {fits} call(s) at a time instead")

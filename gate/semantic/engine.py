@@ -4,6 +4,7 @@ progress, and Ctrl-C or SIGTERM ending the run with what was answered."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 from gate.config import JudgeConfig
 from gate.interrupts import StopRequests
 from gate.runner.engine import DEFAULT_BACKOFF_S
+from gate.runner.fdlimit import fitting_concurrency
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.retry import Reachability, RetryPolicy
 from gate.runner.tasks import gather_until_stopped
@@ -71,7 +73,10 @@ async def _ask(asks: list[Ask], config: JudgeConfig, root: Path, use_cache: bool
     client = JudgeClient(config, root, policy, use_cache=use_cache)
     answers.url = client.url
     progress = Progress(len(asks) * config.samples, enabled=show, what="judge samples", errors="judge errors")
-    semaphore = asyncio.Semaphore(config.concurrency)
+    concurrency, warning = fitting_concurrency("http", config.concurrency, "judge.concurrency")  # a socket each
+    if warning:
+        print(f"gate: warning: {warning}", file=sys.stderr)
+    semaphore = asyncio.Semaphore(concurrency)
 
     async def one(index: int, sample: int) -> None:
         ask = asks[index]

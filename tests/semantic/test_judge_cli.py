@@ -354,3 +354,20 @@ def test_a_lone_surrogate_in_the_judge_s_reply_is_replaced_not_a_crash(project: 
     result, document, _ = judged(project, script, {"good": ANSWERS["good"]}, cache=cache)
     assert result.exit_code == 0, result.output
     assert _by_run(document)[0]["rubrics"][0]["samples"][0]["reason"] == "half ? emoji"
+
+
+def test_judge_requests_in_flight_are_held_to_the_descriptors_the_process_may_open(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gate.runner import fdlimit
+
+    def refuse(kind: int, limits: tuple[int, int]) -> None:
+        raise ValueError("not allowed")  # the hard limit is the soft one: nothing to raise it to
+
+    monkeypatch.setattr(fdlimit.resource, "getrlimit", lambda kind: (64, 64))
+    monkeypatch.setattr(fdlimit.resource, "setrlimit", refuse)
+    result, document, _ = judged(project, lambda asked, index: verdict(True), {"good": ANSWERS["good"]},
+                                 judge_extra="  concurrency: 64\n")
+    assert result.exit_code == 0, result.output
+    assert "gate: warning: judge.concurrency 64 needs about" in result.stderr
+    assert "more than this process may open (64, ulimit -n): running" in result.stderr
+    assert _by_run(document)[0]["rubrics"][0]["votes"] == {"pass": 3, "fail": 0, "error": 0}
