@@ -21,7 +21,8 @@ class _Agent(StrictConfig):
     """The settings every adapter shares."""
 
     concurrency: int = Field(8, ge=1, le=256)
-    timeout_s: float = Field(60.0, gt=0)
+    timeout_s: float = Field(60.0, gt=0, le=86_400)
+    """Seconds one call may take: at most a day."""
     retries: int = Field(3, ge=0, le=10)
     cache: str | Literal[False] = False
     """A directory for the answer cache (opt-in: ``.gate-cache``), or false."""
@@ -109,7 +110,7 @@ class OpenAIAgent(_OverHttp):
     parameters}}``), inline or as a JSON/YAML file; all are offered to the model."""
     tool_default_result: str = '{"status": "ok"}'
     """What a call to a declared tool that the case does not intercept returns."""
-    max_turns: int = Field(8, ge=1)
+    max_turns: int = Field(8, ge=1, le=100)
     system_prompt: str | None = None
     """The team's system prompt, sent in both groups (group B: the active skills' text after it)."""
     system_prompt_file: str | None = None

@@ -114,7 +114,7 @@ class JudgeConfig(_Strict):
     seed: int | None = 0
     """Sample i is asked with seed ``seed + i`` (so samples are independent yet reproducible); null: none sent."""
     concurrency: int = Field(4, ge=1, le=64)
-    timeout_s: float = Field(60.0, gt=0)
+    timeout_s: float = Field(60.0, gt=0, le=86_400)
     retries: int = Field(3, ge=0, le=10)
     """Retries of a failed request (timeouts, 429 with Retry-After, 5xx)."""
     format_retries: int = Field(2, ge=0, le=5)

@@ -105,3 +105,14 @@ def test_a_trajectory_line_beyond_the_bound_is_refused_without_reading_on() -> N
     result = gate("eval", "--cases", "cases", "--trajectories", "runs.jsonl")
     assert (result.exit_code, result.stderr) == (
         2, "gate: error: runs.jsonl: line 2 is larger than 32 MiB, the most the gate reads of it\n")
+
+
+@pytest.mark.parametrize(("agent", "message"), [
+    ("{adapter: openai, url: 'http://127.0.0.1:9/v1', model: m, max_turns: 10000000}",
+     "gate.yaml:2: agent.max_turns: Input should be less than or equal to 100"),
+    ("{command: [python, a.py], timeout_s: 1e300}", "gate.yaml:2: agent.timeout_s: Input should be less than or equal to 86400"),
+])
+def test_agent_turns_and_timeouts_beyond_their_bounds_are_refused(agent: str, message: str) -> None:
+    Path("gate.yaml").write_text(f"out_dir: out\nagent: {agent}\n", encoding="utf-8")
+    result = gate("check")
+    assert (result.exit_code, result.stderr) == (2, f"gate: error: {message}\n")
