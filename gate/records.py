@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,11 @@ from gate.yamlio import first_problem
 RecordKey = tuple[str, str, int]
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""How a UTF-16 surrogate appears in JSON text read from UTF-8: only escaped. Most lines have none,
+and are not walked for one."""
+
+
 def parse_line(line: str, where: str) -> Trajectory:
     """One JSONL line as a trajectory, or a GateError at ``where``."""
     try:
@@ -29,6 +35,8 @@ def parse_line(line: str, where: str) -> Trajectory:
         raise GateError(f"not valid JSON ({exc.msg} at column {exc.colno})", where=where) from None
     if not isinstance(data, dict):
         raise GateError("a trajectory record must be a JSON object", where=where)
+    if _SURROGATE_ESCAPE.search(line):  # half an emoji ("\\ud83d") anywhere: replaced, so it can be written
+        data = safejson.without_surrogates(data)
     try:
         return Trajectory.model_validate(data)
     except ValidationError as exc:

@@ -173,3 +173,12 @@ def test_lone_surrogates_escaped_in_a_json_answer_are_replaced(project: Path) ->
     _check(project, {"adapter": "command", "command": [sys.executable, "-c", PRINTER, "answer.json"]}, exit_code=0)
     (record,) = [json.loads(line) for line in (project / "out" / "trajectories.jsonl").read_text(encoding="utf-8").splitlines()]
     assert record["metadata"]["trace?"] == ["? half an emoji ?"]
+
+
+def test_lone_surrogates_in_a_replayed_record_are_replaced(project: Path) -> None:
+    record = '{"case_id": "B3-QC-01", "group": "A", "run": 0, "final_answer": "1. a", "metadata": {"k\\ud800": "v\\uDC00"}, ' \
+             '"tool_calls": [{"name": "s", "args": {"q": "\\ud83d"}}]}\n'
+    (project / "runs.jsonl").write_text(record, encoding="utf-8")
+    _check(project, {"adapter": "replay", "trajectories": "runs.jsonl"}, exit_code=0)
+    (written,) = [json.loads(line) for line in (project / "out" / "trajectories.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert written["metadata"]["k?"] == "v?" and written["tool_calls"][0]["args"] == {"q": "?"}
