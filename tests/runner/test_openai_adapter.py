@@ -135,6 +135,15 @@ def test_a_missing_skill_file_is_a_gate_error_before_any_call(skills: Path) -> N
     assert server.seen == []
 
 
+def test_a_skill_file_that_is_not_utf8_is_a_gate_error_naming_it(skills: Path) -> None:
+    (skills / "skills" / "dining.md").write_bytes(b"# Dining\n\xff\xfe caf\xe9\n")  # Latin-1, not UTF-8
+    with mocked(chat_server) as server, pytest.raises(GateError) as info:
+        run_jobs(jobs_of("c1", groups=("B",), skills=("dining",)), _openai(server.url), transport=server.transport,
+                 root=skills, progress=False)
+    assert str(info.value) == f"{skills / 'skills' / 'dining.md'}: not UTF-8 text (byte 9)"
+    assert server.seen == []
+
+
 def test_model_is_required(skills: Path) -> None:
     with pytest.raises(GateError) as info:
         run_jobs(jobs_of("c1"), agent(adapter="openai", url="http://127.0.0.1:9"), root=skills, progress=False)
