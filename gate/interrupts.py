@@ -76,6 +76,7 @@ def end_at_once() -> NoReturn:
 
 
 def _stop_at_once(_signum: int, _frame: FrameType | None) -> None:
+    """The process's handler: a first stop while remembering is kept for the command, any other ends it."""
     if _Process.remembering and not _Process.pending:
         _Process.pending = True
         return

@@ -115,3 +115,10 @@ def test_a_stop_while_the_process_starts_is_the_first_of_a_watching_command(monk
     signal.raise_signal(signal.SIGTERM)  # the watched body is over: a stop now ends the process at once
     assert ended == [True]
 
+
+
+@pytest.mark.parametrize(("argv0", "expected"), [("/venv/bin/gate", True), ("-c", False), ("/venv/bin/pytest", False)])
+def test_only_the_gate_program_takes_the_signals_as_the_package_is_imported(
+        monkeypatch: pytest.MonkeyPatch, argv0: str, expected: bool) -> None:
+    monkeypatch.setattr("sys.argv", [argv0])
+    assert interrupts.running_as_gate() is expected  # a program importing the package keeps its handlers
