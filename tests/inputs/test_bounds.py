@@ -66,7 +66,7 @@ def test_a_case_file_of_17_mib_is_refused_by_its_size() -> None:
         handle.truncate(17 * 1024 * 1024)
     result = gate("validate", "--cases", "cases")
     assert (result.exit_code, result.stderr) == (
-        2, "gate: error: cases/QC-01.yaml: larger than 16 MiB, the most the gate reads of it\n")
+        2, "gate: error: cases/QC-01.yaml: 17,825,792 bytes, more than the 16,777,216 allowed\n")
 
 
 def test_a_device_without_a_size_is_still_read_only_to_the_bound() -> None:
@@ -90,11 +90,12 @@ def test_a_baseline_or_results_file_beyond_the_bound_is_refused_by_its_size(
     monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole"))
     with pytest.raises(GateError) as raised:
         baseline.load(huge)
-    assert str(raised.value) == f"{huge}: the baseline is larger than 256 MiB, the most the gate reads of it"
+    too_large = "314,572,800 bytes, more than the 268,435,456 allowed"
+    assert str(raised.value) == f"{huge}: the baseline: {too_large}"
     with pytest.raises(GateError) as raised:
         read_results(huge)
-    assert str(raised.value) == f"{huge}: not a results.json: larger than 256 MiB, the most the gate reads of it"
-    assert action_results(huge) == f"{huge} is not JSON: larger than 256 MiB, the most the gate reads of it"
+    assert str(raised.value) == f"{huge}: results file: {too_large}"
+    assert action_results(huge) == f"{huge}: results file: {too_large}"
 
 
 def test_a_trajectory_line_beyond_the_bound_is_refused_without_reading_on() -> None:
