@@ -57,6 +57,10 @@ def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
     named = len(found) - found.unread_picks  # an ordinal that announces a pick it does not name
     if found.unread_picks and params.admits(len(found)) != params.admits(named):
         last = quote(found.items[-1].name, 16)
+        if found.unread_why:  # cut off by a token limit
+            return _two_counts(params, names, f"{len(found)} or {named} items ({found.source}): {found.unread_why} ('{last}')",
+                               ("the cut entry counts", f"the user was given '{last}'"),
+                               (named, "only the whole entries", "the entry was cut before it was written"))
         return _two_counts(params, names, f"{len(found)} or {named} items ({found.source}): the last ordinal names no clear pick ('{last}')",
                            ("the ordinal counts", f"the last ordinal announces a pick ('{last}')"),
                            (named, "only the named ones", "the last ordinal's clause names nothing the reader can take"))

@@ -92,7 +92,10 @@ class ItemList:
     圣猴森林公园"): a count they change is uncertain (see :mod:`gate.text.alternatives`)."""
     unread_picks: int = 0
     """Of ``items``, how many an ordinal announces without a name the reader can take ("第三个嘛，魔都其实
-    也不错"): the clause stands as the name, and a count it changes is uncertain."""
+    也不错"), or a token limit cut inside ("5. **春园海鲜广"): the clause stands as the name, and a count
+    it changes is uncertain."""
+    unread_why: str = ""
+    """Why the last of them may be no pick, for the report; empty: an ordinal names no clear pick."""
     entities: tuple[Entity, ...] = ()
     """Everything the answer's structures name, recommended or not, with the evidence (see
     :mod:`gate.text.entities`); ``items`` are the recommended ones."""

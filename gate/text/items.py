@@ -29,6 +29,7 @@ from gate.text.alternatives import expand as expand_alternatives
 from gate.text.asides import aside, corrected_list, without_offers
 from gate.text.cards import read_cards
 from gate.text.cues import attribute, notes_label, stated_count, strip_marker
+from gate.text.cutoff import cut_off
 from gate.text.dataanswer import data_records
 from gate.text.entities import read as read_entities
 from gate.text.entities import recommended
@@ -271,8 +272,8 @@ def extract(answer: str, doc: MarkdownDoc | None = None) -> ItemList:
     picks, unsure = expand_alternatives(without_offers(best.items))  # "A 或 B 都行": two picks in one entry
     best = replace(best, items=picks, unsure_picks=unsure)
     leads = {c.line: " ".join(u.text for u in reversed(lead_units(all_units, c.line))) for c in rest}
-    found = ItemList(best.source, best.items, best.line, _also_read(candidates, best, corrected, all_units, doc),
-                     hand, best.by_columns, chosen=chosen, unsure_picks=best.unsure_picks, unread_picks=best.unread_picks)
+    found = cut_off(ItemList(best.source, best.items, best.line, _also_read(candidates, best, corrected, all_units, doc),
+                             hand, best.by_columns, chosen=chosen, unsure_picks=best.unsure_picks, unread_picks=best.unread_picks), answer)
     return _with_entities(found, extra_items(doc, best, rest, leads), rest, leads)
 
 

@@ -23,13 +23,23 @@ def _plain_pick(name: str) -> bool:
 # Paragraphs that introduce products by prose ordinals: "首先是 Bose QC Ultra，…" "其次是…" "最后是…".
 _ordinal_open_re = deferred(lambda: rf"^\s*(?P<word>(?P<first>{source('prose_ordinal_first')})|"
                                     rf"{source('prose_ordinal_next')}){source('measure_word')}?"
-                                    rf"{source('introduces_pick')}?(?P<filler>{source('ordinal_filler')})?\s*{charset('comma')}?\s*")  # "首推玉林路的串串香", "第一家，四季民福", "第三个嘛，…"
-_ordinal_name_end_re = deferred(lambda: charset("comma", "full_stop", "semicolon", "colon", "open_bracket"))
+                                    rf"{source('introduces_pick')}?(?P<filler>{source('ordinal_filler')})?"
+                                    rf"{source('introduces_pick')}?\s*{charset('comma')}?\s*")  # "首推玉林路的串串香", "第一家，四季民福", "第三个嘛，…"
+# A name ends at a mark, or — in a transcript without marks — at a pause between two Chinese
+# characters ("第一个推荐杭州 西湖边骑车…"; "漫步者 NeoBuds Pro 2" is one name).
+_ordinal_name_end_re = deferred(lambda: rf"{charset('comma', 'full_stop', 'semicolon', 'colon', 'open_bracket')}"
+                                        rf"|(?<={source('han')})\s+(?={source('han')})"
+                                        # … or before a spoken amount ("AirPods Pro 2 一千八百九十九")
+                                        rf"|\s+(?=(?:{source('price_hedge')}|{source('price_word')})?\s*"
+                                        rf"{charset('cn_digit', 'cn_ten', 'cn_hundred', 'cn_thousand')}{{2,}})")
 
 _sentence_break_re = deferred(lambda: rf"(?<={charset('full_stop', 'semicolon')})\s*"
                                       rf"|(?<=\S)\s*(?={source('circled_ordinal')})"  # "…：①乌敏岛营地，…②…"
                                       rf"|(?<={charset('comma', 'colon')})\s*(?=(?:{source('prose_ordinal_first')}|{source('prose_ordinal_next')})"
-                                      rf"{source('measure_word')})")  # "一千块以内的笔记本，第一个是…", "推荐三款：第一款是…"
+                                      rf"{source('measure_word')})"  # "一千块以内的笔记本，第一个是…", "推荐三款：第一款是…"
+                                      # a transcript's pause: "…喝龙井 第二个是苏州…"
+                                      rf"|(?<=\S)\s+(?=(?:{source('prose_ordinal_first')}|{source('prose_ordinal_next')})"
+                                      rf"(?:{source('measure_word')}|{source('ordinal_filler')}))")
 
 
 def _ordinal_segments(doc: MarkdownDoc) -> list[tuple[int, str]]:

@@ -186,3 +186,33 @@ def test_circled_numbers_inside_a_sentence_open_a_pick_each() -> None:
     found = extract(answer)
     assert len(found.items) == 3
     assert [price.value for item in found.items for price in item.prices] == [680.0, 899.0, 450.0]
+
+
+def test_a_voice_transcript_without_marks_names_a_pick_after_each_ordinal() -> None:
+    answer = ("好的给你推荐三款降噪耳机 第一个呢是 Bose QC Ultra 大概两千九百九十九 降噪效果最强 第二个是 AirPods Pro 2 "
+              "一千八百九十九 苹果手机用起来最方便 第三个是华为 FreeBuds Pro 4 一千二百九十九 性价比很高 "
+              "另外呢森海塞尔 Momentum 4 也可以考虑一下音质非常好")
+    names = [item.name for item in extract(answer).items]
+    assert names[:3] == ["Bose QC Ultra", "AirPods Pro 2", "华为 FreeBuds Pro 4"]
+    assert len(names) == 4 and names[3].startswith("森海塞尔 Momentum 4")  # the one slipped in after 另外
+
+
+def test_a_list_of_sources_is_not_the_picks() -> None:
+    answer = ("一句话结论：新手优先缓震。\n\n1. **Nike Pegasus 41** — 约 899 元[1]\n2. **HOKA Clifton 9** — 厚底缓震[2]\n\n"
+              "参考来源：\n1. RunRepeat 跑鞋评测 https://runrepeat.com\n2. HOKA 官网 https://www.hoka.com/cn\n"
+              "3. 知乎 跑鞋选购指南 https://zhuanlan.zhihu.com/p/1\n")
+    assert [item.name for item in extract(answer).items] == ["Nike Pegasus 41", "HOKA Clifton 9"]
+
+
+@pytest.mark.parametrize(("answer", "status"), [
+    pytest.param("推荐 3 家：\n\n1. **鹿回头海鲜楼**：人均 280 元\n2. **天涯渔港**：人均 240 元\n3. **春园海鲜广", "uncertain",
+                 id="cut inside the last name"),
+    pytest.param("推荐 3 家：\n\n1. **鹿回头海鲜楼**：人均 280 元\n2. **天涯渔港**：人均 240 元\n3. **春园海鲜广场：人均 150 元",
+                 "pass", id="an unclosed bold before a whole entry is a slip"),
+])
+def test_an_answer_cut_inside_its_last_entry_leaves_the_count_uncertain(answer: str, status: str) -> None:
+    outcome = run_checker("items:count", {"exact": 3}, answer)
+    assert outcome.status.value == status, outcome.detail
+    if status == "uncertain":
+        assert "ends inside its last entry" in outcome.detail
+        assert {reading.verdict.value for reading in outcome.readings} == {"pass", "fail"}
