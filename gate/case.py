@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field, PrivateAttr, field_validator, model_vali
 
 from gate.model import SharedFieldNames
 from gate.strictvalues import StrictValues
-from gate.trajectory import Group, ToolCall
+from gate.trajectory import Group, ToolCall, check_turns
 
 # Suite and dimension names are the user's (gate.yaml ``suites:`` lists them); they name report
 # sections, JUnit classes and threshold keys, so they are short identifiers.
@@ -163,6 +163,12 @@ class Example(_Strict):
     group: Group = "A"
     note: str | None = None
     fails: tuple[str, ...] = ()
+
+    @field_validator("tool_calls")
+    @classmethod
+    def _turns_in_order(cls, value: tuple[ToolCall, ...]) -> tuple[ToolCall, ...]:
+        check_turns(value)
+        return value
 
 
 class Examples(_Strict):

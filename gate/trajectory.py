@@ -6,7 +6,14 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from gate import safejson
 from gate.model import Model
@@ -31,6 +38,17 @@ class ToolCall(Model):
     args: dict[str, Any] = Field(default_factory=dict)
     result: str | None = None
     is_error: bool = False
+    turn: int | None = Field(None, ge=0, strict=True)
+    """The assistant turn that sent the call (0-based): the calls of one turn were sent together, in
+    parallel, before any of their results came back. None: each call is a turn of its own."""
+
+    @model_serializer(mode="wrap")
+    def _without_unknown_turn(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # a record without turns dumps (and digests) as it did before turns were recorded
+        data: dict[str, Any] = handler(self)
+        if data.get("turn") is None:
+            data.pop("turn", None)
+        return data
 
     @field_validator("name", "result")
     @classmethod
@@ -66,6 +84,12 @@ class Trajectory(Model):
     def _clean(cls, value: str | None) -> str | None:
         return None if value is None else clean_text(value)
 
+    @field_validator("tool_calls")
+    @classmethod
+    def _turns_in_order(cls, value: tuple[ToolCall, ...]) -> tuple[ToolCall, ...]:
+        check_turns(value)
+        return value
+
     @model_validator(mode="before")
     @classmethod
     def _from_messages(cls, data: Any) -> Any:
@@ -87,6 +111,10 @@ class Trajectory(Model):
         """Names of the tool calls, in call order."""
         return [call.name for call in self.tool_calls]
 
+    def turns(self) -> tuple[int, ...]:
+        """The turn of each tool call: as recorded, or each call its own when none is."""
+        return call_turns(self.tool_calls)
+
     @property
     def done_key(self) -> bytes:
         """Equal for two runs exactly when their digests are, at a fraction of the cost (the answer is
@@ -106,6 +134,35 @@ class Trajectory(Model):
                 "tool_calls": [call.model_dump(mode="json") for call in self.tool_calls]}
         canonical = json.dumps(done, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(canonical.encode("utf-8", "replace")).hexdigest()
+
+
+def call_turns(calls: tuple[ToolCall, ...]) -> tuple[int, ...]:
+    """The turn of each call: as recorded, or its position when no call records one."""
+    if calls and calls[0].turn is not None:
+        return tuple(call.turn or 0 for call in calls)
+    return tuple(range(len(calls)))
+
+
+def check_turns(calls: tuple[ToolCall, ...]) -> None:
+    """Turns are recorded for every call or for none, and never go back along the list."""
+    recorded = [call.turn for call in calls]
+    if all(turn is None for turn in recorded):
+        return
+    for index, turn in enumerate(recorded):
+        if turn is None:
+            raise ValueError(f"tool_calls[{index}] has no turn while other calls have one: give every call a turn or none")
+        before = recorded[index - 1] if index else None
+        if before is not None and turn < before:
+            raise ValueError(f"tool_calls[{index}].turn is {turn}, before the turn {before} of the call ahead of it: "
+                             "calls are listed in the order they were sent")
+
+
+def mark_parallel_turns(calls: list[dict[str, Any]], turns: list[int]) -> None:
+    """Record each call's turn when some turn sent more than one call; otherwise leave them out, as
+    each call being its own turn is what a record without turns means (and its digest stays)."""
+    if len(set(turns)) < len(turns):
+        for call, turn in zip(calls, turns, strict=True):
+            call["turn"] = turn
 
 
 def _type(value: Any) -> str:
@@ -178,8 +235,10 @@ def derive_from_messages(messages: Any) -> tuple[str, list[dict[str, Any]]]:
     if not isinstance(messages, list):
         raise ValueError("messages must be a list of chat messages")
     calls: list[dict[str, Any]] = []
+    turns: list[int] = []
     by_id: dict[str, dict[str, Any]] = {}
     answer = ""
+    turn = 0
     for index, message in enumerate(messages):
         if not isinstance(message, dict) or "role" not in message:
             raise ValueError(f"messages[{index}] must be an object with a 'role'")
@@ -195,12 +254,15 @@ def derive_from_messages(messages: Any) -> tuple[str, list[dict[str, Any]]]:
             for number, raw in enumerate(requested or []):
                 call = _tool_call(raw, f"{where}.tool_calls[{number}]")
                 calls.append(call)
+                turns.append(turn)
                 if raw.get("id"):
                     by_id[str(raw["id"])] = call
+            turn += 1 if requested else 0
         elif role == "tool":
             call_id = str(message.get("tool_call_id", ""))
             target = by_id.get(call_id) or (calls[-1] if calls else None)
             if target is not None:
                 target["result"] = _content_text(message.get("content"), f"{where}.content")
                 target["is_error"] = bool(message.get("is_error", False))
+    mark_parallel_turns(calls, turns)
     return answer, calls

@@ -8,6 +8,7 @@ from gate.checkers import (
     items_checks,
     json_checks,
     markdown_checks,
+    order_checks,
     term_checks,
     text_checks,
     tool_checks,
@@ -39,8 +40,9 @@ REGISTRY: dict[str, Checker[Any]] = {
     "tools:forbidden": tool_checks.tools_forbidden,
     "tools:max_calls": tool_checks.tools_max_calls,
     "tools:no_repeat": tool_checks.tools_no_repeat,
-    "tools:order": tool_checks.tools_order,
+    "tools:order": order_checks.tools_order,
     "tools:required": tool_checks.tools_required,
+    "tools:sequence": order_checks.tools_sequence,
     "tools:uses_result": tool_checks.tools_uses_result,
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import ConfigDict, model_validator
 
@@ -18,6 +18,9 @@ class Params(SharedFieldNames, StrictValues):
     """Base of every checker's parameters: unknown keys are errors, values are frozen."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    shared_last: ClassVar[tuple[str, ...]] = ()
+    """Options a family of checks shares, which the reference lists after each check's own."""
 
 
 class CountBounds(Params):

@@ -1,8 +1,7 @@
-"""Trajectory checks: which tools were called, in what order, with what arguments, how often."""
+"""Trajectory checks: which tools were called, with what arguments, how often (order: order_checks)."""
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
 from typing import Any
@@ -10,7 +9,8 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from gate import safejson
-from gate.checkers.base import Params, checker
+from gate.checkers.base import checker
+from gate.checkers.tool_calls import CallParams, counted, counting, matches, of_tool, shown
 from gate.lexicon import charset, source
 from gate.subject import Subject
 from gate.text.deferred import deferred
@@ -20,61 +20,30 @@ from gate.trajectory import ToolCall
 from gate.verdict import Outcome
 
 
-def _matches(call: ToolCall, pattern: str) -> bool:
-    return fnmatch.fnmatchcase(call.name, pattern)
-
-
-def _indexed(calls: tuple[ToolCall, ...], pattern: str) -> list[int]:
-    return [index for index, call in enumerate(calls) if _matches(call, pattern)]
-
-
-def _sequence(calls: tuple[ToolCall, ...]) -> str:
-    return " → ".join(call.name for call in calls) or "no tool calls"
-
-
-class ToolsParams(Params):
+class ToolsParams(CallParams):
     tools: list[str] = Field(min_length=1)
     """Tool names; shell-style wildcards allowed (maps_*)."""
 
 
-@checker("tools:required", ToolsParams, "each tool was called at least once (a call that errored still counts as called)")
+@checker("tools:required", ToolsParams, "each tool was called at least once (a call that errored counts too, unless succeeded_only)")
 def tools_required(subject: Subject, params: ToolsParams) -> Outcome:
-    calls = subject.trajectory.tool_calls
-    missing = [tool for tool in params.tools if not _indexed(calls, tool)]
+    calls = counted(subject, params)
+    missing = [tool for tool in params.tools if not of_tool(calls, tool)]
     if missing:
-        return Outcome.failed(f"never called {missing}; calls: {_sequence(calls)}", tuple(missing))
-    return Outcome.passed(f"called {params.tools}")
+        return Outcome.failed(f"never called {missing}{counting(params)}; calls: {shown(calls)}", tuple(missing))
+    return Outcome.passed(f"called {params.tools}{counting(params)}")
 
 
-@checker("tools:forbidden", ToolsParams, "none of the tools was called — not even once, not on a retry, not if it errored")
+@checker("tools:forbidden", ToolsParams, "none of the tools was called — not even once, not on a retry, not if it errored (unless succeeded_only)")
 def tools_forbidden(subject: Subject, params: ToolsParams) -> Outcome:
-    calls = subject.trajectory.tool_calls
     bad = [
         f"#{index} {call.name}" + (" (errored)" if call.is_error else "")
-        for index, call in enumerate(calls)
-        if any(_matches(call, tool) for tool in params.tools)
+        for index, _, call in counted(subject, params)
+        if any(matches(call, tool) for tool in params.tools)
     ]
     if bad:
         return Outcome.failed(f"forbidden tool call(s): {', '.join(bad)}", tuple(bad))
-    return Outcome.passed(f"none of {params.tools} called")
-
-
-class OrderParams(Params):
-    first: str
-    then: str
-
-
-@checker("tools:order", OrderParams, "the first call of `first` comes before the first call of `then`; both must occur")
-def tools_order(subject: Subject, params: OrderParams) -> Outcome:
-    calls = subject.trajectory.tool_calls
-    first, then = _indexed(calls, params.first), _indexed(calls, params.then)
-    if not first:
-        return Outcome.failed(f"{params.first} never called; calls: {_sequence(calls)}")
-    if not then:
-        return Outcome.failed(f"{params.then} never called; calls: {_sequence(calls)}")
-    if first[0] < then[0]:
-        return Outcome.passed(f"{params.first} (#{first[0]}) before {params.then} (#{then[0]})")
-    return Outcome.failed(f"{params.then} (#{then[0]}) called before {params.first} (#{first[0]}): {_sequence(calls)}")
+    return Outcome.passed(f"none of {params.tools} called{counting(params)}")
 
 
 def _patterns(value: Any) -> list[str]:
@@ -87,7 +56,7 @@ def _patterns(value: Any) -> list[str]:
     return []
 
 
-class ArgsParams(Params):
+class ArgsParams(CallParams):
     tool: str
     args: dict[str, Any] = Field(min_length=1)
     """Expected values; a string ``re:…`` is a regular expression the value must match; an object
@@ -125,9 +94,10 @@ def _arg_matches(expected: Any, actual: Any) -> bool:
 
 @checker("tools:args", ArgsParams, "the tool was called with matching arguments (values or re: patterns)")
 def tools_args(subject: Subject, params: ArgsParams) -> Outcome:
-    calls = [(i, c) for i, c in enumerate(subject.trajectory.tool_calls) if _matches(c, params.tool)]
+    calls = [(i, c) for i, _, c in of_tool(counted(subject, params), params.tool)]
     if not calls:
-        return Outcome.failed(f"{params.tool} never called")
+        return Outcome.failed(f"{params.tool} never called{counting(params)}")
+
     def ok(call: ToolCall) -> bool:
         return all(_arg_matches(v, call.args.get(k)) for k, v in params.args.items())
     good = [i for i, c in calls if ok(c)]
@@ -139,32 +109,32 @@ def tools_args(subject: Subject, params: ArgsParams) -> Outcome:
     return Outcome.passed(f"{params.tool} called with {params.args} (#{good[0]})")
 
 
-class MaxCallsParams(Params):
+class MaxCallsParams(CallParams):
     max: int = Field(ge=0)
     tool: str = "*"
 
 
 @checker("tools:max_calls", MaxCallsParams, "at most N calls (of one tool, or of all tools)")
 def tools_max_calls(subject: Subject, params: MaxCallsParams) -> Outcome:
-    count = len(_indexed(subject.trajectory.tool_calls, params.tool))
+    count = len(of_tool(counted(subject, params), params.tool))
     what = "tool calls" if params.tool == "*" else f"calls of {params.tool}"
-    return Outcome.of(count <= params.max, f"{count} {what}; at most {params.max} allowed")
+    return Outcome.of(count <= params.max, f"{count} {what}{counting(params)}; at most {params.max} allowed")
 
 
 @checker("tools:no_repeat", ToolsParams, "no side-effect tool is called more than once (a retried write repeats its effect)")
 def tools_no_repeat(subject: Subject, params: ToolsParams) -> Outcome:
-    calls = subject.trajectory.tool_calls
+    calls = counted(subject, params)
     # Grouped by the name called: send_* covering send_sms and send_email is not one tool twice.
-    names = dict.fromkeys(c.name for c in calls if any(_matches(c, tool) for tool in params.tools))
-    indexed = {name: [i for i, c in enumerate(calls) if c.name == name] for name in names}
+    names = dict.fromkeys(c.name for _, _, c in calls if any(matches(c, tool) for tool in params.tools))
+    indexed = {name: [p.position for p in calls if p.call.name == name] for name in names}
     repeated = {name: indexes for name, indexes in indexed.items() if len(indexes) > 1}
     if repeated:
-        shown = "; ".join(f"{tool} ×{len(ix)} (#{', #'.join(map(str, ix))})" for tool, ix in repeated.items())
-        return Outcome.failed(f"side-effect call(s) repeated: {shown}", tuple(repeated))
-    return Outcome.passed(f"no repeated call of {params.tools}")
+        shown_ = "; ".join(f"{tool} ×{len(ix)} (#{', #'.join(map(str, ix))})" for tool, ix in repeated.items())
+        return Outcome.failed(f"side-effect call(s) repeated{counting(params)}: {shown_}", tuple(repeated))
+    return Outcome.passed(f"no repeated call of {params.tools}{counting(params)}")
 
 
-class UsesResultParams(Params):
+class UsesResultParams(CallParams):
     tool: str
     min_matches: int = Field(1, ge=1)
     """How many distinct facts (numbers, names) from the result the answer must contain."""
@@ -243,7 +213,8 @@ def _used(fact: str, answer: str, numbers: set[float]) -> bool:
 
 @checker("tools:uses_result", UsesResultParams, "the answer uses data (names, numbers) from the tool's result")
 def tools_uses_result(subject: Subject, params: UsesResultParams) -> Outcome:
-    results = [c.result for c in subject.trajectory.tool_calls if _matches(c, params.tool) and c.result and not c.is_error]
+    # only a result that came back without an error is data: succeeded_only is what this check always does
+    results = [c.result for _, _, c in of_tool(counted(subject, params), params.tool) if c.result and not c.is_error]
     if not results:
         return Outcome.failed(f"no successful {params.tool} result to use")
     facts = set().union(*(_facts(result, params.fields) for result in results))

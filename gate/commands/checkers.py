@@ -6,10 +6,12 @@ from gate.checkers import REGISTRY
 
 
 def _params(model: type) -> str:
-    """Required parameters in bold; optional ones with their default when it says something."""
+    """Required parameters in bold; optional ones with their default when it says something; the
+    options a family of checks shares (``Params.shared_last``) after each check's own."""
     fields = getattr(model, "model_fields", {})
+    shared = getattr(model, "shared_last", ())
     parts = []
-    for name, info in fields.items():
+    for name, info in sorted(fields.items(), key=lambda field: field[0] in shared):
         shown = info.alias or name
         if info.is_required():
             parts.append(f"**`{shown}`**")
