@@ -10,7 +10,7 @@ from pydantic import Field, field_validator
 
 from gate import safejson
 from gate.checkers.base import checker
-from gate.checkers.tool_calls import CallParams, counted, counting, matches, of_tool, shown
+from gate.checkers.tool_calls import CallParams, Placed, counted, counting, matches, of_tool, shown
 from gate.lexicon import charset, source
 from gate.subject import Subject
 from gate.text.deferred import deferred
@@ -121,17 +121,34 @@ def tools_max_calls(subject: Subject, params: MaxCallsParams) -> Outcome:
     return Outcome.of(count <= params.max, f"{count} {what}{counting(params)}; at most {params.max} allowed")
 
 
-@checker("tools:no_repeat", ToolsParams, "no side-effect tool is called more than once (a retried write repeats its effect)")
+def _attempts(calls: list[Placed]) -> list[list[Placed]]:
+    """One tool's calls as the calls meant: a call that errored and is sent again with the same
+    arguments is retried, and the retry is the same call; any other call is a call of its own."""
+    meant: list[list[Placed]] = []
+    for placed in calls:
+        last = meant[-1][-1].call if meant else None
+        if last is not None and last.is_error and last.args == placed.call.args:
+            meant[-1].append(placed)
+        else:
+            meant.append([placed])
+    return meant
+
+
+@checker("tools:no_repeat", ToolsParams,
+         "no side-effect tool is called more than once (resent with the same arguments after an error, it is the same call)")
 def tools_no_repeat(subject: Subject, params: ToolsParams) -> Outcome:
     calls = counted(subject, params)
     # Grouped by the name called: send_* covering send_sms and send_email is not one tool twice.
     names = dict.fromkeys(c.name for _, _, c in calls if any(matches(c, tool) for tool in params.tools))
-    indexed = {name: [p.position for p in calls if p.call.name == name] for name in names}
-    repeated = {name: indexes for name, indexes in indexed.items() if len(indexes) > 1}
+    meant = {name: _attempts([p for p in calls if p.call.name == name]) for name in names}
+    repeated = {name: tries for name, tries in meant.items() if len(tries) > 1}
     if repeated:
-        shown_ = "; ".join(f"{tool} ×{len(ix)} (#{', #'.join(map(str, ix))})" for tool, ix in repeated.items())
+        shown_ = "; ".join(f"{tool} ×{len(tries)} (#{', #'.join(str(t[0].position) for t in tries)})"
+                           for tool, tries in repeated.items())
         return Outcome.failed(f"side-effect call(s) repeated{counting(params)}: {shown_}", tuple(repeated))
-    return Outcome.passed(f"no repeated call of {params.tools}{counting(params)}")
+    retried = [f"{name} #{t[-1].position}" for name, tries in meant.items() for t in tries if len(t) > 1]
+    note = f" ({len(retried)} retried after an error: {', '.join(retried)})" if retried else ""
+    return Outcome.passed(f"no repeated call of {params.tools}{counting(params)}{note}")
 
 
 class UsesResultParams(CallParams):
