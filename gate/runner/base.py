@@ -14,6 +14,11 @@ from gate.trajectory import Trajectory
 OUTPUT_CAP = 10 * 1024 * 1024
 """Largest agent answer read (stdout or HTTP body), in bytes: a runaway agent cannot exhaust memory."""
 
+ERROR_BODY_LIMIT = 16 * 1024
+"""Characters of a server's error body kept in the run's error: the whole of any real one (a
+validation error naming the field, a context-length message), while a body echoing the whole
+request back is still bounded."""
+
 _KEY_FIELDS = ("case_id", "group", "run")
 
 

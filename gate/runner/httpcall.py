@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from gate.redaction import redact
-from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_object, snippet
+from gate.runner.base import ERROR_BODY_LIMIT, OUTPUT_CAP, AgentError, human_size, parse_json_object, snippet
 from gate.runner.retry import parse_retry_after
 from gate.tls import built_from_environment, verification_for
 
@@ -61,8 +61,9 @@ async def post_json(
     """POST ``body`` as JSON; the response's JSON object, or an :class:`AgentError`.
 
     Retryable: connection errors, timeouts (of the whole exchange, ``timeout_s``), 429 (with
-    Retry-After) and 5xx. Any other status, a body that cannot be decoded (bad gzip) and any other
-    request failure are final. Header values never appear in the message.
+    Retry-After) and 5xx. Any other status (a 400 or 422 saying the request is invalid would say it
+    again), a body that cannot be decoded (bad gzip) and any other request failure are final. An
+    error's body is kept whole, redacted. Header values never appear in the message.
     """
     try:
         raw, response = await asyncio.wait_for(_send(client, url, body, headers, timeout_s, cap), timeout_s)
@@ -80,9 +81,10 @@ async def post_json(
         raise AgentError(redact(f"the request to {url} failed: {_detail(exc)}", headers)) from None
     status = response.status_code
     if status >= 300:
-        # redact the whole body before it is cut: a secret split by the cut must not leave its prefix
+        # the body whole (up to ERROR_BODY_LIMIT): the server's reason is in it, often past 200 characters;
+        # redacted before it is cut, so a secret split by the cut cannot leave its prefix
         body = redact(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw, headers)
-        message = redact(f"HTTP {status} from {url}: {snippet(body) or '(empty body)'}", headers)
+        message = redact(f"HTTP {status} from {url}: {snippet(body, ERROR_BODY_LIMIT) or '(empty body)'}", headers)
         if status == 401 or status == 403:
             message += hint
         if status == 429:

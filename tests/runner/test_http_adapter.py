@@ -14,6 +14,7 @@ import pytest
 from gate.config import load_config
 from gate.errors import GateError
 from gate.runner import AgentError, run_jobs
+from gate.runner.base import ERROR_BODY_LIMIT
 from gate.runner.httpcall import new_client, post_json
 from gate.trajectory import UNREACHABLE
 from tests.tlscontext import trusts_nothing
@@ -78,6 +79,20 @@ def test_other_4xx_is_never_retried(tmp_path: Path, sleeps: Sleeps) -> None:
                            transport=server.transport, root=tmp_path, progress=False, sleep=sleeps)
     assert outcome.trajectories[0].error == f'HTTP 422 from {server.url}: {{"detail": "bad request"}}'
     assert len(server.seen) == 1 and sleeps.delays == []
+
+
+def test_an_error_body_is_kept_whole_and_only_a_runaway_one_is_cut(tmp_path: Path) -> None:
+    reason = {"detail": [{"loc": ["body", "messages", i, "content"], "msg": f"problem {i}"} for i in range(20)]}
+    runaway = "y" * (ERROR_BODY_LIMIT + 500)
+
+    def handler(seen: Seen, index: int) -> Reply:
+        return Reply(422, reason) if seen.body["case_id"] == "c1" else Reply(400, raw=runaway.encode())
+
+    with mocked(handler) as server:
+        whole, cut = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url),
+                              transport=server.transport, root=tmp_path, progress=False).trajectories
+    assert whole.error == f"HTTP 422 from {server.url}: {json.dumps(reason)}"  # the last problem too, past 200 characters
+    assert cut.error == f"HTTP 400 from {server.url}: {runaway[:ERROR_BODY_LIMIT]}…"
 
 
 def test_connection_refused_is_retried_then_recorded(tmp_path: Path, sleeps: Sleeps) -> None:
@@ -235,7 +250,7 @@ def test_concurrency_bound_is_respected(tmp_path: Path) -> None:
     assert peak == limit
 
 
-@pytest.mark.parametrize("offset", [186, 190, 195, 199])
+@pytest.mark.parametrize("offset", [ERROR_BODY_LIMIT - 14, ERROR_BODY_LIMIT - 10, ERROR_BODY_LIMIT - 5, ERROR_BODY_LIMIT - 1])
 def test_a_secret_cut_by_the_error_excerpt_leaves_no_prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             offset: int) -> None:
     token = "sk-live-4f9c2a7be1d04b8f"
