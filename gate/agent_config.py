@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter, field_validator, model_validator
 
+from gate import safejson
 from gate.strictvalues import StrictConfig
 
 AdapterName = Literal["command", "http", "python", "openai", "replay"]
@@ -96,7 +97,59 @@ class ReplayAgent(_Agent):
         return self.trajectories
 
 
-class OpenAIAgent(_OverHttp):
+SET_BY_THE_GATE = frozenset({"model", "messages", "tools", "tool_choice", "temperature", "seed", "max_tokens", "stop",
+                             "stream"})
+"""Request keys the gate writes itself: extra_body may not set them (stream: the gate reads whole replies)."""
+
+
+class ChatOptions(StrictConfig):
+    """What a chat-completions request carries besides its messages, for the openai agent and the judge."""
+
+    max_tokens: int | None = Field(None, ge=1)
+    """The most tokens one reply may have; a reply cut off there (finish_reason length) is an error, never judged."""
+    stop: str | tuple[str, ...] | None = None
+    """Sequences that end a reply where they appear."""
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+    """Keys merged as they are into every request body: a server's own settings (top_k, repeat_penalty,
+    chat_template_kwargs…). A key the gate sets itself is refused: set it by its own name."""
+
+    @field_validator("extra_body")
+    @classmethod
+    def _not_set_by_the_gate(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if "stream" in value:
+            raise ValueError("extra_body may not set stream: the gate reads each reply whole")
+        taken = sorted(SET_BY_THE_GATE & set(value))
+        if taken:
+            raise ValueError(f"extra_body may not set {', '.join(taken)}: the gate sets "
+                             f"{'it' if len(taken) == 1 else 'them'} itself (use the setting of that name)")
+        try:  # sent as JSON: a YAML date or a NaN would only fail at the first request
+            safejson.check_value(value, "extra_body")
+        except safejson.UnsafeValue as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+    def request_options(self) -> dict[str, Any]:
+        """The body keys these settings add (none when left at their defaults)."""
+        options: dict[str, Any] = {}
+        if self.max_tokens is not None:
+            options["max_tokens"] = self.max_tokens
+        if self.stop is not None:
+            options["stop"] = self.stop if isinstance(self.stop, str) else list(self.stop)
+        return {**options, **self.extra_body}
+
+
+class _FunctionName(StrictConfig):
+    name: str = Field(min_length=1)
+
+
+class NamedTool(StrictConfig):
+    """``tool_choice: {type: function, function: {name: …}}``: the model must call that tool."""
+
+    type: Literal["function"]
+    function: _FunctionName
+
+
+class OpenAIAgent(_OverHttp, ChatOptions):
     """An OpenAI-compatible chat endpoint driven through the agent's tool loop."""
 
     adapter: Literal["openai"] = "openai"
@@ -115,6 +168,9 @@ class OpenAIAgent(_OverHttp):
     """The team's system prompt, sent in both groups (group B: the active skills' text after it)."""
     system_prompt_file: str | None = None
     """The same read from a file, relative to gate.yaml's directory and inside the repository."""
+    tool_choice: Literal["auto", "none", "required"] | NamedTool | None = None
+    """Sent whenever tools are offered. A forced choice (required, or a named tool) holds until the
+    model has called a tool, then the server's default takes over, so the model can still answer."""
 
     @model_validator(mode="after")
     def _one_system_prompt(self) -> OpenAIAgent:

@@ -15,7 +15,7 @@ from pydantic import (
 )
 
 from gate import yamlio
-from gate.agent_config import AgentConfig, CommandAgent
+from gate.agent_config import AgentConfig, ChatOptions, CommandAgent
 from gate.agent_inputs import HEADER_VARIABLE
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import MAX_REPEATS, NAME_PATTERN
@@ -98,8 +98,9 @@ class JudgePrice(_Strict):
     currency: str = Field("USD", max_length=8)
 
 
-class JudgeConfig(_Strict):
-    """The semantic tier: an OpenAI-compatible chat endpoint that judges the ``judge:`` rubrics."""
+class JudgeConfig(ChatOptions):
+    """The semantic tier: an OpenAI-compatible chat endpoint that judges the ``judge:`` rubrics;
+    ``max_tokens``, ``stop`` and ``extra_body`` as the openai agent's (it offers no tools: no tool_choice)."""
 
     url: str
     """The endpoint's base URL (…/v1) or its chat-completions URL: OpenAI, vLLM, Ollama, LM Studio."""

@@ -14,7 +14,7 @@ from gate.config import JudgeConfig
 from gate.errors import GateError
 from gate.runner import headers as headers_mod
 from gate.runner.base import AgentError
-from gate.runner.chatreply import read_turn
+from gate.runner.chat import cut_off_error, message_text, read_reply, request_body
 from gate.runner.httpcall import OnDemandClient, post_json
 from gate.runner.retry import RetryPolicy, with_retries
 from gate.semantic.prompt import CORRECTION, PROMPT_VERSION
@@ -65,9 +65,10 @@ class JudgeClient:
         entry also holds (a cached reply answers only the request that produced it)."""
         config = self._config
         seed = None if config.seed is None else config.seed + sample
+        options = config.request_options()  # only when set: replies cached before keep their keys
         return request_digest({"prompt": PROMPT_VERSION, "url": self._url, "model": config.model,
                                "temperature": config.temperature, "seed": seed, "sample": sample,
-                               "messages": messages})
+                               "messages": messages, **({"options": options} if options else {})})
 
     def _headers(self) -> dict[str, str]:
         return headers_mod.with_bearer(self._config.headers, self._config.api_key_env)
@@ -84,9 +85,8 @@ class JudgeClient:
         problem: ReplyError | None = None
         hint = f" (is ${config.api_key_env} set and valid?)"
         for _ in range(config.format_retries + 1):
-            body: dict[str, Any] = {"model": config.model, "messages": transcript, "temperature": config.temperature}
-            if config.seed is not None:
-                body["seed"] = config.seed + sample
+            seed = None if config.seed is None else config.seed + sample
+            body = request_body(config, model=config.model, messages=transcript, temperature=config.temperature, seed=seed)
 
             async def attempt(body: dict[str, Any] = body) -> dict[str, Any]:
                 return await post_json(self._http.client, self._url, body, self._headers(), timeout_s=config.timeout_s,
@@ -94,9 +94,12 @@ class JudgeClient:
 
             try:
                 response, _ = await with_retries(attempt, self._policy)
-                content = clean_text(read_turn(response, usage).text)
+                reply = read_reply(response, usage)
             except AgentError as exc:
                 return Sample(error=f"judge endpoint: {exc}", usage=usage, endpoint_failed=True)
+            if reply.cut_off:  # a verdict cut short is no verdict, and asking again would cut it again
+                return Sample(error=f"judge: {cut_off_error(config.max_tokens, 'judge')}", usage=usage)
+            content = clean_text(message_text(reply.message.get("content")))  # checked by read_reply
             try:
                 vote = parse_reply(content)
             except ReplyError as exc:

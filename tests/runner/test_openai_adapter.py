@@ -113,8 +113,9 @@ def test_each_request_is_retried_and_the_key_never_printed(
                            progress=False, sleep=sleeps)
     (record,) = outcome.trajectories
     assert sleeps.delays == [2.0] and outcome.retries == 1
-    assert record.error == (f'HTTP 401 from {server.url}/chat/completions: {{"error": "bad key ***"}}'
+    assert record.error == (f'turn 2: HTTP 401 from {server.url}/chat/completions: {{"error": "bad key ***"}}'
                             " (is $GATE_TEST_KEY set and valid?)")
+    assert record.tool_names() == ["search_restaurants", "book_table", "get_weather"]  # made before turn 2 failed
 
 
 def test_each_chat_request_is_bounded_as_a_whole(skills: Path) -> None:
