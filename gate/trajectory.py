@@ -150,10 +150,10 @@ def check_turns(calls: tuple[ToolCall, ...]) -> None:
         return
     for index, turn in enumerate(recorded):
         if turn is None:
-            raise ValueError(f"tool_calls[{index}] has no turn while other calls have one: give every call a turn or none")
+            raise ValueError(f"call #{index} has no turn while other calls have one: give every call a turn or none")
         before = recorded[index - 1] if index else None
         if before is not None and turn < before:
-            raise ValueError(f"tool_calls[{index}].turn is {turn}, before the turn {before} of the call ahead of it: "
+            raise ValueError(f"call #{index} has turn {turn}, before the turn {before} of the call ahead of it: "
                              "calls are listed in the order they were sent")
 
 

@@ -60,9 +60,9 @@ def test_a_flat_record_carries_turns_and_they_are_part_of_what_it_did() -> None:
 
 @pytest.mark.parametrize(("calls", "message"), [
     ([{"name": "a", "turn": 1}, {"name": "b", "turn": 0}],
-     "tool_calls[1].turn is 0, before the turn 1 of the call ahead of it: calls are listed in the order they were sent"),
+     "call #1 has turn 0, before the turn 1 of the call ahead of it: calls are listed in the order they were sent"),
     ([{"name": "a", "turn": 0}, {"name": "b"}],
-     "tool_calls[1] has no turn while other calls have one: give every call a turn or none"),
+     "call #1 has no turn while other calls have one: give every call a turn or none"),
     ([{"name": "a", "turn": -1}], "greater than or equal to 0"),
     ([{"name": "a", "turn": "0"}], "valid integer"),
 ])
@@ -70,3 +70,13 @@ def test_turns_that_contradict_the_order_are_refused_with_the_place(calls: list[
     with pytest.raises(ValidationError, match="tool_calls") as caught:
         Trajectory.model_validate({**KEY, "final_answer": "", "tool_calls": calls})
     assert message in str(caught.value)
+
+
+def test_an_agent_s_contradictory_turns_are_that_run_s_agent_error() -> None:
+    from gate.runner.base import AgentError, to_trajectory
+
+    with pytest.raises(AgentError) as caught:
+        to_trajectory({"final_answer": "", "tool_calls": [{"name": "a", "turn": 1}, {"name": "b", "turn": 0}]},
+                      ("feedback-001", "B", 0))
+    assert str(caught.value) == ("the trajectory is malformed: tool_calls: call #1 has turn 0, before the turn 1 of "
+                                 "the call ahead of it: calls are listed in the order they were sent")
