@@ -199,7 +199,10 @@ def _parse_tool_call(raw: Any, fallback_id: str = "") -> tuple[str, str, dict[st
         arguments = tool_arguments(function.get("arguments"))
     except TypeError as error:
         raise AgentError(f"malformed tool call arguments in the chat-completions response: {error}") from None
-    return str(raw.get("id") or fallback_id), function["name"], arguments
+    call_id = raw.get("id")
+    if call_id is not None and not isinstance(call_id, str):
+        raise AgentError(f"malformed tool call id in the chat-completions response: {snippet(json.dumps(call_id))}")
+    return call_id or fallback_id, function["name"], arguments
 
 
 @dataclass
