@@ -17,6 +17,7 @@ from itertools import pairwise
 
 from gate import lexicon
 from gate.lexicon import charset
+from gate.text.card_frames import frames_one_list
 from gate.text.cues import (
     BOLD_LEAD_RE,
     BULLET_RE,
@@ -226,8 +227,7 @@ def _plain_line(unit: Unit) -> bool:
     return unit.kind == "line" and marker(unit.text) is None
 
 
-GLYPHS = "•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·"
-"""The bullet glyphs proper (an emoji may lead a line of prose too)."""
+GLYPHS = "•●○◦▪▫■□◆◇►▶➤✓✔✅☑※·"  # the bullet glyphs proper (an emoji may lead a line of prose too)
 _sentence_mark_re = deferred(lambda: charset("comma", "full_stop", "exclamation_mark", "question_mark", "semicolon"))
 
 
@@ -293,7 +293,7 @@ def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run
             continue
         _attach_bodies(run, all_units, len(all_units))
         run = _classify(run)
-        if len(run.entries) >= 2:
+        if len(run.entries) >= 2 and not (run.kind == "bullets" and frames_one_list(run, doc.lists())):
             kept.append(run)
     return sorted(kept, key=lambda r: r.line)
 

@@ -48,6 +48,11 @@ def read(answer: str) -> list[tuple[str, list[float]]]:
                  "🔁 **备选：京兆尹（雍和宫店）**\n人均 ¥290 ｜ 四合院包间\n\n💡 小提示：人均 300 略紧。\n📅 点击「立即订座」锁定包间\n",
                  [("四季民福烤鸭店（故宫店）", [260.0]), ("京兆尹（雍和宫店）", [290.0])],
                  id="a bold name after the glyph, a labelled second pick its label's pick"),
+    pytest.param("🎁 送长辈 · 体面不贵重 · 3 款精选\n\n1. **🍵 西湖龙井明前特级礼盒 250g** ¥588\n   包装雅致\n"
+                 "2. **💆 倍轻松颈椎按摩仪 N5** ¥399\n   热敷+按摩\n3. **🧣 鄂尔多斯羊绒围巾** ¥868\n   轻薄保暖\n\n"
+                 "🚚 今日下单明天达 · 可选礼品包装\n",
+                 [("西湖龙井明前特级礼盒 250g", [588.0]), ("倍轻松颈椎按摩仪 N5", [399.0]), ("鄂尔多斯羊绒围巾", [868.0])],
+                 id="a title and a footer around a numbered list"),
 ])
 def test_cards(answer: str, expected: list[tuple[str, list[float]]]) -> None:
     assert read(answer) == expected
