@@ -6,20 +6,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gate.text.cues import attribute
-from gate.text.names import named
+from gate.text.names import named, separators
 
 if TYPE_CHECKING:
     from gate.text.markdown import ListBlock
     from gate.text.runs import Run
 
 _LIST_PROBE = 8  # the first entries tell a list of picks from one of details
+_CARD_DOT = " \u00b7 "
 
 
 def _list_of_picks(found: ListBlock) -> bool:
     """A list whose entries each name a pick ("1. **🍵 西湖龙井礼盒** ¥588", "1. 🏯 **苏州**：园林古镇"),
     not details ("降噪：顶级")."""
     heads = [(item.head.split("\n", 1)[0], item.bold) for item in found.items[:_LIST_PROBE]]
-    names = [named(head, bold) for head, bold in heads]
+    # a card's facts after its name, set apart by spaced dots ("⛺ 白河湾露营地 · 怀柔 · 86km")
+    names = [named(head, bold) or named(head.replace(_CARD_DOT, separators()[0], 1), bold) for head, bold in heads]
     return len(heads) >= 2 and all(name is not None and not attribute(name) for name in names)
 
 

@@ -53,6 +53,10 @@ def read(answer: str) -> list[tuple[str, list[float]]]:
                  "🚚 今日下单明天达 · 可选礼品包装\n",
                  [("西湖龙井明前特级礼盒 250g", [588.0]), ("倍轻松颈椎按摩仪 N5", [399.0]), ("鄂尔多斯羊绒围巾", [868.0])],
                  id="a title and a footer around a numbered list"),
+    pytest.param("📍 为你找到附近适合露营的地方：\n\n1. ⛺ **白河湾露营地** · 怀柔 · 86km · ⭐4.7\n   河边草坪\n"
+                 "2. ⛺ **黄草梁营地** · 门头沟 · 95km · ⭐4.5\n   高山草甸看日出\n\n🚗 点击卡片可一键导航 | 🎫 营地预订满 200 减 30\n",
+                 [("白河湾露营地 · 怀柔 · 86km · ⭐4.7", []), ("黄草梁营地 · 门头沟 · 95km · ⭐4.5", [])],
+                 id="map cards whose facts follow the name after spaced dots: two picks, not the title"),
 ])
 def test_cards(answer: str, expected: list[tuple[str, list[float]]]) -> None:
     assert read(answer) == expected
