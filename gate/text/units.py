@@ -14,7 +14,10 @@ Unit = Literal["zi", "chars", "mixed", "words"]
 # Ideographs and the supplementary planes.
 _ideograph_re = deferred(lambda: source("han"))
 _latin_run_re = deferred(lambda: rf"(?:[A-Za-z0-9]|{source('full_width_alnum')})+")
-_WORD_RE = re.compile(r"\S*[^\W_]\S*")
+# A word from its first letter or digit to the end of its token: one match per token that holds one.
+# Not "\S*[^\W_]\S*", which from every start in a token of punctuation ("!!!…") reads the token to
+# its end before failing: quadratic in the token's length.
+_WORD_RE = re.compile(r"[^\W_]\S*")
 
 UNIT_NAMES: dict[str, str] = {"zi": "字", "chars": "characters", "mixed": "units", "words": "words"}
 

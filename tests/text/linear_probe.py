@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, get_args
 
 MB = 1_000_000
 GROWTH = 11.0  # four times the input: about 4 when linear, 16 when quadratic; between is a shared machine's noise
@@ -37,7 +37,8 @@ def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
         # over a whole text, bounded by the stream-safe stretch); ignorables; composing and decorating
         "canonical": (canonical.canonical, ["a" + "\u0301\u0316" * 8, "\u0316\u0301", "\u200e\U000e0041", "e\u0301\u0332",
                                            "हिंदी ", "ﬁ㎏ ", "\u1100\u1161\u11a8"]),
-        "units": (lambda text: units.count(text, "mixed"), ["中a1 ", "😀"]),
+        # every unit; a token of punctuation alone was once read to its end from each of its characters
+        "units": (lambda text: [units.count(text, unit) for unit in get_args(units.Unit)], ["中a1 ", "😀", "!"]),
         "json": (jsonanswer.parse_answer, ["[", "```json\n[1]\n```\n", '{"a":']),
         "numbers": (consistency_fields._numbers, ["1 ", "-3~5℃ ", "零下 3 度 "]),
         "names": (lambda text: (names.split_name(text, None), names.named(text, None), names.called(text, text)),
