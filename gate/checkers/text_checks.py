@@ -90,10 +90,11 @@ def _lead_pattern() -> str:
     # 第一部分), 关于, a prose ordinal that opens a part (首先是机票…, 其次说住宿…).
     numbered = charset("enumeration_comma", "close_bracket", also=".")
     ordinal = charset("enumeration_comma", "full_width_period", also=".")
-    return (rf"^(?:[\W_]+|\d{{1,2}}{numbered}|{source('cn_ordinal_numeral')}{{1,3}}{ordinal}"
+    return (rf"\s*(?:[\W_]+|\d{{1,2}}{numbered}|{source('cn_ordinal_numeral')}{{1,3}}{ordinal}"
             rf"|{source('section_opener')})")
 
 
+# Matched at a position, spaces before it included: no "^", and it looks neither back nor ahead.
 _lead_re = deferred(_lead_pattern)
 # "推荐航班：…": the words before a colon at a line start name what follows.
 _head_re = deferred(lambda: rf"^({charset('comma', 'full_stop', 'semicolon', 'exclamation_mark', 'question_mark', 'colon', negated=True)}"
@@ -103,12 +104,13 @@ _clause_break_re = deferred(lambda: charset("comma", "semicolon", "full_stop", "
 
 
 def _opening(text: str) -> str:
-    """``text`` without the marks, numbering and 关于 that may stand before a label's word."""
-    while True:
-        stripped = _lead_re().sub("", text.strip(), count=1)
-        if stripped == text:
-            return text
-        text = stripped
+    """``text`` without the spaces, marks, numbering and 关于 that may stand before a label's word.
+    Leads are skipped by position and the text cut once: cutting one lead at a time copied the rest
+    of a line of thousands ("1、1、1、…") once per lead."""
+    start, end = 0, len(text.rstrip())
+    while lead := _lead_re().match(text, start, end):
+        start = lead.end()
+    return text[start:end].lstrip()
 
 
 def _labels(answer: str) -> tuple[list[str], list[str]]:

@@ -53,6 +53,15 @@ def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
     }
 
 
+def _long_lines() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
+    """Analysers whose worst step was a copy per step: cheap per character, so its square shows only
+    on inputs of hundreds of thousands of characters."""
+    from gate.checkers import text_checks
+
+    # the section labels of one long line of numbering: each lead once cut off a copy of the rest
+    return {"sections": (text_checks._labels, ["1、", "关于", "- ", "一、**交通**："])}
+
+
 def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
     """Every checker on one shared subject, as a run is judged: Markdown-shaped inputs."""
     from gate.checkers import REGISTRY
@@ -174,12 +183,12 @@ def too_slow(small: float, large: float, growth: float = GROWTH) -> bool:
 
 
 def main() -> None:
-    """``analysers SIZE…``, ``judging SIZE…`` or ``lexicon SIZE…``: the timings at each size, keyed by
-    input then size."""
+    """``analysers SIZE…``, ``long SIZE…``, ``judging SIZE…`` or ``lexicon SIZE…``: the timings at
+    each size, keyed by input then size."""
     mode, sizes = sys.argv[1], [int(size) for size in sys.argv[2:]]
     found: dict[str, dict[int, float]] = {}
-    if mode == "analysers":
-        for name, (analyse, units) in _analysers().items():
+    if mode in ("analysers", "long"):
+        for name, (analyse, units) in (_analysers() if mode == "analysers" else _long_lines()).items():
             for unit in units:
                 found[f"{name}:{unit!r}"] = _timed_by_size(
                     lambda size, analyse=analyse, unit=unit: partial(analyse, fill(unit, size)), sizes)

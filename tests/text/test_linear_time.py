@@ -21,7 +21,7 @@ from tests.text.linear_probe import GROWTH, LEXICON_GROWTH, too_slow
 
 PROBE = Path(__file__).with_name("linear_probe.py")
 ROOT = Path(__file__).resolve().parents[2]
-SIZES = {"analysers": (10_000, 40_000), "judging": (1_500, 6_000), "lexicon": (20_000, 80_000)}
+SIZES = {"analysers": (10_000, 40_000), "long": (100_000, 400_000), "judging": (1_500, 6_000), "lexicon": (20_000, 80_000)}
 
 
 def _probe(mode: str) -> dict[str, dict[str, float]]:
@@ -54,6 +54,13 @@ def test_every_analyser_grows_linearly(timings: dict[str, dict[str, dict[str, fl
     assert not (slow := _slow(timings["analysers"], "analysers")), slow
     assert {name.split(":")[0] for name in timings["analysers"]} == {
         "sentences", "days", "prices", "terms", "canonical", "units", "json", "numbers", "names", "cues", "items"}
+
+
+@pytest.mark.probe("long")
+def test_analysers_that_copied_per_step_grow_linearly_on_long_lines(
+        timings: dict[str, dict[str, dict[str, float]]]) -> None:
+    assert not (slow := _slow(timings["long"], "long")), slow
+    assert {name.split(":")[0] for name in timings["long"]} == {"sections"}
 
 
 @pytest.mark.probe("judging")
