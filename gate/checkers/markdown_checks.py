@@ -63,21 +63,22 @@ def markdown_no_list(subject: Subject, params: NoListParams) -> Outcome:
     if subject.items.hand_lists:
         line, kind = subject.items.hand_lists[0]
         what = "numbered lines" if kind == "numbered" else "bullet symbols"
-        return Outcome.failed(f"{what} used as a list at line {line}: '{quote(_line(subject.answer, line))}'")
+        return Outcome.failed(f"{what} used as a list at line {line}: '{quote(_line(subject.answer.splitlines(), line))}'")
     return Outcome.passed("no list")
 
 
-def _emoji_paragraphs(text: str, number: int) -> bool:
+def _emoji_paragraphs(lines: list[str], number: int) -> bool:
     """Paragraphs that each open with an emoji ("🚗 交通｜…", a blank line, "🏨 住宿｜…"): labelled
     prose, which plain text allows — not the adjacent lines of a bulleted list."""
     from gate.text.runs import GLYPHS
 
-    line = _line(text, number).lstrip()
-    return bool(line) and line[0] not in GLYPHS and not _line(text, number + 1).strip()
+    line = _line(lines, number).lstrip()
+    return bool(line) and line[0] not in GLYPHS and not _line(lines, number + 1).strip()
 
 
-def _line(text: str, number: int) -> str:
-    lines = text.splitlines()
+def _line(lines: list[str], number: int) -> str:
+    """Line ``number`` (from 1) of the answer split once by its caller: split for each hand-made
+    list, an answer of thousands was split thousands of times."""
     return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
@@ -113,9 +114,10 @@ def _shown_formatting(subject: Subject) -> list[Formatting]:
 def markdown_plain_text(subject: Subject, params: PlainTextParams) -> Outcome:
     found = [f for f in _shown_formatting(subject) if f.kind in params.forbid]
     if "list" in params.forbid:  # "• 清水寺" lines are a list to the reader, Markdown or not
+        lines = subject.answer.splitlines()
         found += [
-            Formatting("list", line, _line(subject.answer, line).strip()[:40])
-            for line, kind in subject.items.hand_lists if kind == "bullets" and not _emoji_paragraphs(subject.answer, line)
+            Formatting("list", line, _line(lines, line).strip()[:40])
+            for line, kind in subject.items.hand_lists if kind == "bullets" and not _emoji_paragraphs(lines, line)
         ]
         found.sort(key=lambda f: (f.line, f.kind))
     if found:

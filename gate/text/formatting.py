@@ -54,8 +54,11 @@ def formatting_of(root: SyntaxTreeNode, lines: list[str]) -> list[Formatting]:
     """Every formatting construct of the tree ``root`` parsed from ``lines``, in document order
     (plus literal '**' and '##' left as text, a '**' never closed too)."""
     found: list[Formatting] = []
+    # Each line's snippet once: a long line holding thousands of constructs was stripped (copied
+    # whole) once for each of them.
+    snippets = [line.strip()[:40] for line in lines]
     for child in root.children:
-        _collect(child, found, 0, lines)
+        _collect(child, found, 0, snippets)
     emphasised = {f.line for f in found if f.kind == "emphasis"}
     headed = {f.line for f in found if f.kind == "heading"} | _code_lines(root)
     for number, line in enumerate(lines, start=1):
@@ -63,7 +66,7 @@ def formatting_of(root: SyntaxTreeNode, lines: list[str]) -> list[Formatting]:
         if match:
             found.append(Formatting("emphasis", number, match.group(0)[:40]))
         if number not in headed and _LITERAL_HEADING_RE.match(line):
-            found.append(Formatting("heading", number, _snippet(lines, number)))
+            found.append(Formatting("heading", number, _snippet(snippets, number)))
     found.sort(key=lambda f: (f.line, f.kind))
     return found
 
@@ -81,22 +84,22 @@ def _code_lines(root: SyntaxTreeNode) -> set[int]:
     return found
 
 
-def _collect(node: SyntaxTreeNode, found: list[Formatting], line: int, lines: list[str]) -> None:
+def _collect(node: SyntaxTreeNode, found: list[Formatting], line: int, snippets: list[str]) -> None:
     if node.type == "inline":
-        _collect_inline(node, found, line, lines)
+        _collect_inline(node, found, line, snippets)
         return
     if node.map:
         line = node.map[0] + 1
     kind = FORMATTING_NODES.get(node.type)
     if kind is not None:
-        found.append(Formatting(kind, line, _snippet(lines, line)))
+        found.append(Formatting(kind, line, _snippet(snippets, line)))
         if kind in ("code", "table"):  # their insides are content, not more formatting
             return
     for child in node.children:
-        _collect(child, found, line, lines)
+        _collect(child, found, line, snippets)
 
 
-def _collect_inline(node: SyntaxTreeNode, found: list[Formatting], line: int, lines: list[str]) -> None:
+def _collect_inline(node: SyntaxTreeNode, found: list[Formatting], line: int, snippets: list[str]) -> None:
     # Inline nodes carry no line map: count the breaks before each construct instead.
     for child in node.children:
         if child.type in ("softbreak", "hardbreak"):
@@ -104,12 +107,10 @@ def _collect_inline(node: SyntaxTreeNode, found: list[Formatting], line: int, li
             continue
         kind = FORMATTING_NODES.get(child.type)
         if kind is not None:
-            found.append(Formatting(kind, line, _snippet(lines, line)))
+            found.append(Formatting(kind, line, _snippet(snippets, line)))
         elif child.children:
-            _collect_inline(child, found, line, lines)
+            _collect_inline(child, found, line, snippets)
 
 
-def _snippet(lines: list[str], line: int) -> str:
-    if 1 <= line <= len(lines):
-        return lines[line - 1].strip()[:40]
-    return ""
+def _snippet(snippets: list[str], line: int) -> str:
+    return snippets[line - 1] if 1 <= line <= len(snippets) else ""

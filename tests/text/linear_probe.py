@@ -53,13 +53,56 @@ def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
     }
 
 
-def _long_lines() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
+def _checks() -> dict[str, tuple[Prepare, list[str]]]:
+    """Checkers timed alone, on a subject read before the timing starts."""
+    return {
+        # the bullet lines under each of many headings: the answer was split into lines for each
+        "plain_text": (_checked("markdown:plain_text"), ["## 标题\n• 甲\n• 乙\n\n", "*a* "]),
+    }
+
+
+def _long_lines() -> dict[str, tuple[Prepare, list[str]]]:
     """Analysers whose worst step was a copy per step: cheap per character, so its square shows only
     on inputs of hundreds of thousands of characters."""
     from gate.checkers import text_checks
 
-    # the section labels of one long line of numbering: each lead once cut off a copy of the rest
-    return {"sections": (text_checks._labels, ["1、", "关于", "- ", "一、**交通**："])}
+    return {
+        # the section labels of one long line of numbering: each lead once cut off a copy of the rest
+        "sections": (_called(text_checks._labels), ["1、", "关于", "- ", "一、**交通**："]),
+        # one long line of emphasis: the line was stripped (copied whole) for the snippet of each; wide
+        # characters make the copy dearer
+        "plain_text": (_checked("markdown:plain_text"), ["*😀* ", "*中* ", "`a` "]),
+    }
+
+
+Prepare = Callable[[str], Callable[[], Any]]
+"""What makes the timed call from the text: what it does first is not timed."""
+
+
+def _called(analyse: Callable[[str], Any]) -> Prepare:
+    """``analyse`` timed from its first step."""
+    return lambda text: partial(analyse, text)
+
+
+def _checked(check: str) -> Prepare:
+    """The checker ``check`` timed alone, on a subject parsed and its items read before the timing
+    starts: beside the parse, a checker's own square would show only on far longer answers."""
+    from gate.checkers import REGISTRY
+    from gate.subject import Subject
+    from gate.trajectory import Trajectory
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
+    from tests.checkers.example_files import PARAMS
+
+    checker = REGISTRY[check]
+    params = checker.params.model_validate(PARAMS[check])
+
+    def prepare(text: str) -> Callable[[], Any]:
+        subject = Subject(Trajectory(case_id="P", group="A", run=0, final_answer=text))
+        assert subject.markdown and subject.viewed and subject.items is not None  # read, and kept
+        return partial(checker, subject, params)
+
+    return prepare
 
 
 def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
@@ -188,10 +231,12 @@ def main() -> None:
     mode, sizes = sys.argv[1], [int(size) for size in sys.argv[2:]]
     found: dict[str, dict[int, float]] = {}
     if mode in ("analysers", "long"):
-        for name, (analyse, units) in (_analysers() if mode == "analysers" else _long_lines()).items():
+        entries = ({name: (_called(analyse), units) for name, (analyse, units) in _analysers().items()}
+                   | _checks() if mode == "analysers" else _long_lines())
+        for name, (prepare, units) in entries.items():
             for unit in units:
                 found[f"{name}:{unit!r}"] = _timed_by_size(
-                    lambda size, analyse=analyse, unit=unit: partial(analyse, fill(unit, size)), sizes)
+                    lambda size, prepare=prepare, unit=unit: prepare(fill(unit, size)), sizes)
     elif mode == "lexicon":
         found = _lexicon(sizes)
     else:

@@ -53,14 +53,15 @@ def _slow(timings: dict[str, dict[str, float]], mode: str, growth: float = GROWT
 def test_every_analyser_grows_linearly(timings: dict[str, dict[str, dict[str, float]]]) -> None:
     assert not (slow := _slow(timings["analysers"], "analysers")), slow
     assert {name.split(":")[0] for name in timings["analysers"]} == {
-        "sentences", "days", "prices", "terms", "canonical", "units", "json", "numbers", "names", "cues", "items"}
+        "sentences", "days", "prices", "terms", "canonical", "units", "json", "numbers", "names", "cues", "items",
+        "plain_text"}
 
 
 @pytest.mark.probe("long")
 def test_analysers_that_copied_per_step_grow_linearly_on_long_lines(
         timings: dict[str, dict[str, dict[str, float]]]) -> None:
     assert not (slow := _slow(timings["long"], "long")), slow
-    assert {name.split(":")[0] for name in timings["long"]} == {"sections"}
+    assert {name.split(":")[0] for name in timings["long"]} == {"sections", "plain_text"}
 
 
 @pytest.mark.probe("judging")
