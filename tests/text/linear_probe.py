@@ -32,6 +32,8 @@ def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
         "sentences": (sentences.split_sentences, [" ", "\n1、", "“好。”", "……", "「他说。」"]),
         "days": (days.days_mentioned, ["第1、", "第一天到", "第 ", "Day 1 & "]),
         "prices": (prices.find_prices, ["1,299 ", "一百多块 ", "约1.2万元起 ", "200-300元 ", "Free3 - 499 元\n", "9"]),
+        # a price, then one long run of spaces: what may follow a price was tried at every split of it
+        "spaced_price": (lambda text: prices.find_prices("1元" + text), [" ", "\n", " \t"]),
         "terms": (lambda text: terms.find(text, sony), ["Sony索尼 ", "ＳＯＮＹ ", "\u200b", "S\u200eo\u0332n\u034fy "]),
         # marks of alternating classes: the normaliser reorders a run of them by insertion (quadratic
         # over a whole text, bounded by the stream-safe stretch); ignorables; composing and decorating

@@ -53,7 +53,8 @@ def _slow(timings: dict[str, dict[str, float]], mode: str, growth: float = GROWT
 def test_every_analyser_grows_linearly(timings: dict[str, dict[str, dict[str, float]]]) -> None:
     assert not (slow := _slow(timings["analysers"], "analysers")), slow
     assert {name.split(":")[0] for name in timings["analysers"]} == {
-        "sentences", "days", "prices", "terms", "canonical", "units", "json", "numbers", "names", "cues", "items",
+        "sentences", "days", "prices", "spaced_price", "terms", "canonical", "units", "json", "numbers", "names",
+        "cues", "items",
         "plain_text"}
 
 
