@@ -7,7 +7,7 @@ work is linear, 16 when quadratic). Anything a long answer costs beyond what a r
 by the judging budget (``judging.budget_s``, default 5 s): the constraint is recorded as an error.
 
     python benchmarks/bench_hostile.py [--sizes 250000 1000000] [--judging-sizes 16000 64000]
-                                       [--lexicon-sizes 20000 80000]
+                                       [--lexicon-sizes 20000 80000] [--long-sizes 100000 400000]
 """
 
 from __future__ import annotations
@@ -47,9 +47,13 @@ def main() -> None:
                         help="Answer sizes for whole-run judging (characters).")
     parser.add_argument("--lexicon-sizes", type=int, nargs=2, default=[20_000, 80_000],
                         help="Input sizes for each class of the lexicon (characters).")
+    parser.add_argument("--long-sizes", type=int, nargs=2, default=[100_000, 400_000],
+                        help="Input sizes for the analysers whose worst step was a copy (characters).")
     args = parser.parse_args()
     compile_package()  # what an installed package has: no compiling counted as the gate's time
     _table("Analysers (CPU seconds, best of 2)", _probe("analysers", args.sizes), args.sizes)
+    _table("Long lines: analysers whose worst step was a copy per step (CPU seconds, best of 2)",
+           _probe("long", args.long_sizes), args.long_sizes)
     _table("Whole run, every checker (CPU seconds, best of 2)", _probe("judging", args.judging_sizes),
            args.judging_sizes)
     lexicon = _probe("lexicon", args.lexicon_sizes)
