@@ -18,22 +18,22 @@ from gate.cli import main
 from gate.errors import GateError
 
 
-def link(name: str, target: str) -> Callable[[Path], None]:
+def replaced(name: str, make: Callable[[Path], object]) -> Callable[[Path], None]:
+    """An edit that puts what ``make`` creates where the project's file ``name`` was."""
     def edit(root: Path) -> None:
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.unlink(missing_ok=True)
-        path.symlink_to(target)
+        make(path)
     return edit
+
+
+def link(name: str, target: str) -> Callable[[Path], None]:
+    return replaced(name, lambda path: path.symlink_to(target))
 
 
 def fifo(name: str) -> Callable[[Path], None]:
-    def edit(root: Path) -> None:
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.unlink(missing_ok=True)
-        os.mkfifo(path)
-    return edit
+    return replaced(name, os.mkfifo)
 
 
 def folder(name: str) -> Callable[[Path], None]:
