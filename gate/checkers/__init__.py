@@ -7,6 +7,7 @@ from typing import Any
 from gate.checkers import (
     items_checks,
     json_checks,
+    language_checks,
     markdown_checks,
     order_checks,
     term_checks,
@@ -32,6 +33,7 @@ REGISTRY: dict[str, Checker[Any]] = {
     "text:acknowledges_limit": text_checks.text_acknowledges_limit,
     "text:asks_user": text_checks.text_asks_user,
     "text:days": text_checks.text_days,
+    "text:language": language_checks.text_language,
     "text:length": text_checks.text_length,
     "text:no_repeated_sentences": text_checks.text_no_repeated_sentences,
     "text:sections": text_checks.text_sections,

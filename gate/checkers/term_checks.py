@@ -133,7 +133,8 @@ def _term_name(term: str, params: TermsParams) -> str:
     return f"pattern terms[{params.terms.index(term)}]" if term in params.terms else "a pattern"
 
 
-@checker("terms:forbidden", TermsParams, "none of the terms or their aliases appear (in the answer or in the items)")
+@checker("terms:forbidden", TermsParams,
+         "none of the terms or their aliases appear (in the answer or in the items); a term 're:…' is a regular expression")
 def terms_forbidden(subject: Subject, params: TermsParams) -> Outcome:
     wanted = term_text.expand(params.terms, params.groups)
     if params.scope != "answer" and not subject.items.items:
@@ -158,7 +159,8 @@ class RequiredTermsParams(TermsParams):
     """How many distinct terms must appear; default: all of them (each group counts as one)."""
 
 
-@checker("terms:required", RequiredTermsParams, "the required terms (or enough of them) appear")
+@checker("terms:required", RequiredTermsParams,
+         "the required terms (or enough of them) appear; a term 're:…' is a regular expression")
 def terms_required(subject: Subject, params: RequiredTermsParams) -> Outcome:
     wanted: list[tuple[str, list[str]]] = [(t, [t]) for t in params.terms]
     wanted += [(g, term_text.expand([], [g])) for g in params.groups]

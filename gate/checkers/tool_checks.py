@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from pydantic import Field, field_validator
@@ -222,10 +223,18 @@ def _answer_numbers(answer: str) -> set[float]:
 
 
 def _used(fact: str, answer: str, numbers: set[float]) -> bool:
-    """``fact`` in the answer: a number by value as a whole number (28 is not in 280 or 2.8)."""
+    """``fact`` in the answer: a number by value as a whole number (28 is not in 280 or 2.8); a name
+    as a whole word where it begins or ends in a Latin letter or digit ("ok" is not in "look")."""
     if _NUMBER_FACT_RE.match(fact):
         return float(fact) in numbers
-    return fold(fact) in answer
+    return _whole(fold(fact)).search(answer) is not None
+
+
+@lru_cache(maxsize=4096)
+def _whole(folded: str) -> re.Pattern[str]:
+    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", folded) else ""
+    right = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", folded) else ""
+    return re.compile(left + re.escape(folded) + right)
 
 
 @checker("tools:uses_result", UsesResultParams, "the answer uses data (names, numbers) from the tool's result")
