@@ -8,6 +8,7 @@ from pydantic import ConfigDict, Field, PrivateAttr, field_validator, model_vali
 
 from gate.model import SharedFieldNames
 from gate.strictvalues import StrictValues
+from gate.tool_intercept import ToolIntercept, check_state
 from gate.trajectory import Group, ToolCall, check_turns
 
 # Suite and dimension names are the user's (gate.yaml ``suites:`` lists them); they name report
@@ -31,14 +32,6 @@ class Message(_Strict):
     content: str
 
 
-class ToolIntercept(_Strict):
-    """A tool result the agent's harness injects instead of calling the real tool."""
-
-    tool: str
-    result: str
-    is_error: bool = False
-
-
 class Attachment(_Strict):
     """A non-text input (an image). ``path`` is empty while the seed only describes it."""
 
@@ -53,11 +46,14 @@ class CaseInput(_Strict):
     messages: tuple[Message, ...] = ()
     context: dict[str, Any] = Field(default_factory=dict)
     tool_intercepts: tuple[ToolIntercept, ...] = ()
+    tool_state: dict[str, str] = Field(default_factory=dict)
+    """The simulated tools' state at the start of a run (gate.tool_intercept)."""
     attachments: tuple[Attachment, ...] = ()
     variants: tuple[CaseInput, ...] = ()
 
     @model_validator(mode="after")
     def _has_a_user_turn(self) -> CaseInput:
+        check_state(self.tool_intercepts, self.tool_state)
         if self.variants:
             return self
         if not self.messages or self.messages[-1].role != "user":

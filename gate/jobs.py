@@ -50,8 +50,10 @@ def build_request(job: Job) -> dict[str, Any]:
         "context": dict(chosen.context),
         "skill_enabled": settings.skill_enabled,
         "active_skills": list(settings.active_skills),
-        "tool_intercepts": [i.model_dump() for i in chosen.tool_intercepts],
+        "tool_intercepts": [i.request_form() for i in chosen.tool_intercepts],
     }
+    if chosen.tool_state:
+        request["tool_state"] = dict(chosen.tool_state)
     if chosen.attachments:
         request["attachments"] = [a.model_dump() for a in chosen.attachments]
     return request

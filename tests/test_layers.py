@@ -19,7 +19,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
               "gate.model", "gate.spool", "gate.workflow_commands")),
     ("lexicon", ("gate.lexicon",)),
     ("text", ("gate.text",)),
-    ("contracts", ("gate.case", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),
+    ("contracts", ("gate.case", "gate.tool_intercept", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),
     ("services", ("gate.checkers", "gate.runner", "gate.loader", "gate.parsed_cases", "gate.baseline", "gate.baseline_diff",
                   "gate.config", "gate.agent_config", "gate.agent_inputs", "gate.agent_tools", "gate.agent_prompt", "gate.records", "gate.jobs",
                   "gate.github")),
