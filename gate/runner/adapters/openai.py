@@ -4,7 +4,8 @@ The system message is the team's prompt (``agent.system_prompt`` or ``system_pro
 groups; in group B the active skills' text follows it: ``<skills_dir>/<skill>.md`` for each one.
 The model is offered the agent's real tools (``agent.tools``: names, descriptions, JSON-Schema
 parameters), or, when none are declared, the tools the case intercepts; a call is answered from the
-case's intercepts, a declared tool without one gets ``agent.tool_default_result`` — so a forbidden
+case's intercepts (gate.runner.toolsim: by arguments, then by call order, with the case's state and
+injected errors and latency), a declared tool without one gets ``agent.tool_default_result`` — so a forbidden
 tool the case never intercepts can still be called, and caught. What it reads (skills, tools) is
 read and checked before any call by gate.agent_inputs.
 
@@ -31,6 +32,7 @@ from gate.runner.base import AgentError, snippet
 from gate.runner.chat import cut_off_error, message_text, read_reply, request_body
 from gate.runner.httpcall import OnDemandClient, post_json
 from gate.runner.retry import RetryPolicy, with_retries
+from gate.runner.toolsim import ToolSimulator
 from gate.text.reasoning import split_reasoning
 from gate.trajectory import mark_parallel_turns, tool_arguments
 
@@ -46,31 +48,6 @@ def tool_declarations(intercepts: Iterable[Mapping[str, Any]],
         {"type": "function", "function": {"name": name, "description": f"The {name} tool.", "parameters": PERMISSIVE}}
         for name in names
     ]
-
-
-class _Intercepts:
-    """Answers tool calls: the n-th call of a tool gets its n-th intercept, then the last again."""
-
-    def __init__(self, intercepts: Iterable[Mapping[str, Any]], declared: Iterable[str] = (),
-                 default_result: str = "") -> None:
-        self._by_name: dict[str, list[Mapping[str, Any]]] = {}
-        for intercept in intercepts:
-            self._by_name.setdefault(str(intercept["tool"]), []).append(intercept)
-        self._declared = set(declared)
-        self._default = default_result
-        self._used: dict[str, int] = {}
-
-    def answer(self, name: str) -> tuple[str, bool]:
-        """The result text and is_error flag for a call of ``name``."""
-        options = self._by_name.get(name)
-        if not options and name in self._declared:
-            return self._default, False  # a real tool the case does not script
-        if not options:
-            known = ", ".join(sorted(self._by_name.keys() | self._declared)) or "none"
-            return f"error: unknown tool '{name}'; available tools: {known}", True
-        index = min(self._used.get(name, 0), len(options) - 1)
-        self._used[name] = self._used.get(name, 0) + 1
-        return str(options[index]["result"]), bool(options[index].get("is_error", False))
 
 
 class ChatAdapter:
@@ -123,8 +100,8 @@ class ChatAdapter:
         transcript: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
         transcript += [dict(m) for m in request["messages"]]
         tools = tool_declarations(request.get("tool_intercepts", ()), self._tools)
-        intercepts = _Intercepts(request.get("tool_intercepts", ()), (t["function"]["name"] for t in self._tools),
-                                 agent.tool_default_result)
+        tools_sim = ToolSimulator(request.get("tool_intercepts", ()), (t["function"]["name"] for t in self._tools),
+                                  agent.tool_default_result, request.get("tool_state"))
         run = _Run(agent.model)
         try:
             for turn in range(1, agent.max_turns + 1):
@@ -142,7 +119,7 @@ class ChatAdapter:
                     return run.record("answer")
                 transcript.append(_echoed(message, [call_id for call_id, _, _ in requested]))
                 for call_id, name, args in requested:
-                    result, is_error = intercepts.answer(name)
+                    result, is_error = await self._simulate(tools_sim, name, args)
                     run.add({"name": name, "args": args, "result": result, "is_error": is_error}, turn - 1)
                     transcript.append({"role": "tool", "tool_call_id": call_id, "content": result})
         except AgentError as exc:
@@ -150,6 +127,17 @@ class ChatAdapter:
                 raise
             return run.record("error", f"turn {run.turns}: {exc}")
         return run.record("max_turns")
+
+    async def _simulate(self, tools_sim: ToolSimulator, name: str, args: dict[str, Any]) -> tuple[str, bool]:
+        """A simulated call's result and is_error flag, after its injected latency; latency beyond the
+        agent's ``timeout_s`` times the call out, as a real tool's would."""
+        answer = tools_sim.answer(name, args)
+        if answer.delay_s > self._agent.timeout_s:
+            await self._policy.sleep(self._agent.timeout_s)
+            return f"error: tool '{name}' timed out after {self._agent.timeout_s:g} s", True
+        if answer.delay_s:
+            await self._policy.sleep(answer.delay_s)
+        return answer.result, answer.is_error
 
     def _body(self, transcript: list[dict[str, Any]], tools: list[dict[str, Any]], *, forced: bool) -> dict[str, Any]:
         agent = self._agent
