@@ -48,6 +48,9 @@ class CaseInput(_Strict):
     tool_intercepts: tuple[ToolIntercept, ...] = ()
     tool_state: dict[str, str] = Field(default_factory=dict)
     """The simulated tools' state at the start of a run (gate.tool_intercept)."""
+    tool_replay: bool = False
+    """Replay recorded calls (``gate run --record-tools``): only intercepts keyed by arguments
+    answer, the n-th identical call its n-th match; a call none matches ends the run as an agent error."""
     attachments: tuple[Attachment, ...] = ()
     variants: tuple[CaseInput, ...] = ()
 

@@ -235,8 +235,10 @@ def schema_command(name: str) -> None:
 @click.option("--shard", default=None, help="Run only shard K of N (K/N).")
 @click.option("--cases", "cases_dir", default=None, help="Case directory (default: cases.path of gate.yaml).")
 @click.option("--no-cache", is_flag=True, help="Ask the agent afresh for every answer, whatever agent.cache says.")
+@click.option("--record-tools", "record_tools", default=None,
+              help="Also write each case's tool calls and results as replay intercepts: DIR/<case>.tools.yaml.")
 def run_command(config_path: str | None, out_path: str | None, shard: str | None, cases_dir: str | None,
-                no_cache: bool) -> None:
+                no_cache: bool, record_tools: str | None) -> None:
     """Only collect trajectories (JSON Lines) of the selected cases, for a later `gate eval`.
 
     Exits 0 once written (failed agent calls are recorded as errors); 130 when interrupted, after
@@ -246,7 +248,7 @@ def run_command(config_path: str | None, out_path: str | None, shard: str | None
     from gate.shard import parse_shard
 
     settings = RunSettings(config=config_path, out=out_path, shard=parse_shard(shard) if shard else None,
-                           cases=cases_dir, no_cache=no_cache)
+                           cases=cases_dir, no_cache=no_cache, record_tools=record_tools)
     sys.exit(run_collect(settings))
 
 

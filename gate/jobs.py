@@ -54,6 +54,8 @@ def build_request(job: Job) -> dict[str, Any]:
     }
     if chosen.tool_state:
         request["tool_state"] = dict(chosen.tool_state)
+    if chosen.tool_replay:
+        request["tool_replay"] = True
     if chosen.attachments:
         request["attachments"] = [a.model_dump() for a in chosen.attachments]
     return request

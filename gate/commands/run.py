@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from gate.atomic import check_writable
 from gate.config import load_config, without_cache
 from gate.errors import EXIT_INTERRUPTED
 from gate.jobs import plan
@@ -14,6 +15,7 @@ from gate.loader import load_cases
 from gate.pipeline import select_cases
 from gate.records import write_trajectories
 from gate.runner.engine import RunOutcome, run_jobs
+from gate.tool_recording import write_recordings
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,8 @@ class RunSettings:
     cases: str | None = None
     progress: bool | None = None
     no_cache: bool = False
+    record_tools: str | None = None
+    """A directory for the calls each case's agent made, as replay intercepts (gate.tool_recording)."""
 
 
 def summary(outcome: RunOutcome, out: Path) -> str:
@@ -49,8 +53,13 @@ def run_collect(settings: RunSettings) -> int:
     chosen = select_cases(config, case_set, settings.shard)
     jobs = plan(chosen, config.groups, config.repeats)
     out = Path(settings.out) if settings.out else config.resolve(config.out_dir) / "trajectories.jsonl"
+    if settings.record_tools:
+        check_writable(Path(settings.record_tools))  # before any agent call, not after the whole run
     outcome = run_jobs(jobs, config.agent, root=config.resolve("."), progress=settings.progress,
                        give_up_unreachable=config.decision.outage_on_unreachable)
     write_trajectories(out, outcome.trajectories)
     click.echo(summary(outcome, out))
+    if settings.record_tools:
+        written = write_recordings(Path(settings.record_tools), outcome.trajectories)
+        click.echo(f"recorded the tool calls of {len(written)} case(s) → {settings.record_tools}")
     return EXIT_INTERRUPTED if outcome.interrupted else 0

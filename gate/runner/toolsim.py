@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gate.runner.base import AgentError, snippet
 from gate.tool_intercept import PATTERN_PREFIX, PLACEHOLDER, ToolIntercept
 
 
@@ -45,7 +46,9 @@ class ToolSimulator:
     """One run's simulated tools."""
 
     def __init__(self, intercepts: Iterable[Mapping[str, Any]], declared: Iterable[str] = (),
-                 default_result: str = "", state: Mapping[str, str] | None = None) -> None:
+                 default_result: str = "", state: Mapping[str, str] | None = None, *, replay: bool = False) -> None:
+        """``replay``: answer only from intercepts keyed by arguments; a call none matches raises
+        AgentError naming it, rather than getting a default the recording never saw."""
         self._intercepts = [ToolIntercept.model_validate(i) for i in intercepts]
         self._unkeyed: dict[str, list[ToolIntercept]] = {}
         for intercept in self._intercepts:
@@ -54,6 +57,8 @@ class ToolSimulator:
         self._tools = {i.tool for i in self._intercepts} | set(declared)
         self._default = default_result
         self._used: dict[str, int] = {}
+        self._replay = replay
+        self._replayed: dict[str, int] = {}
         self.state: dict[str, str] = dict(state or {})
 
     def answer(self, name: str, args: Mapping[str, Any]) -> Answer:
@@ -69,6 +74,8 @@ class ToolSimulator:
         return Answer(result, intercept.is_error, intercept.delay_s)
 
     def _choose(self, name: str, args: Mapping[str, Any]) -> ToolIntercept | None:
+        if self._replay:
+            return self._recorded(name, args)
         keyed = next((i for i in self._intercepts if i.tool == name and i.keyed and args_match(i, args)), None)
         if keyed is not None:
             return keyed
@@ -78,6 +85,16 @@ class ToolSimulator:
         index = min(self._used.get(name, 0), len(options) - 1)
         self._used[name] = self._used.get(name, 0) + 1
         return options[index]
+
+    def _recorded(self, name: str, args: Mapping[str, Any]) -> ToolIntercept:
+        """The n-th identical call's n-th matching recording, then the last again."""
+        matching = [i for i in self._intercepts if i.tool == name and i.keyed and args_match(i, args)]
+        call = f"{name} {_text(dict(args))}"
+        if not matching:
+            raise AgentError(f"tool call {snippet(call)} matches no recorded call (tool_replay)")
+        index = min(self._replayed.get(call, 0), len(matching) - 1)
+        self._replayed[call] = self._replayed.get(call, 0) + 1
+        return matching[index]
 
     def _fill(self, template: str, args: Mapping[str, Any]) -> str:
         """``template`` with its placeholders filled: an argument the call did not give is empty."""

@@ -7,9 +7,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.runner import run_jobs
+from gate.tool_recording import write_recordings
 from gate.trajectory import Trajectory
 
 from .conftest import Sleeps, agent
@@ -34,8 +37,8 @@ def scripted_model(seen: Seen, index: int) -> Reply:
     return Reply(body={"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
 
 
-def _run(tmp_path: Path, sleeps: Sleeps, **settings: Any) -> Trajectory:
-    jobs = plan(list(load_cases(CASES).cases.values()), ("A",))
+def _run(tmp_path: Path, sleeps: Sleeps, cases: Path = CASES, **settings: Any) -> Trajectory:
+    jobs = plan(list(load_cases(cases).cases.values()), ("A",))
     with mocked(scripted_model) as server:
         config = agent(adapter="openai", url=server.url, model="m", retries=0, **settings)
         (record,) = run_jobs(jobs, config, transport=server.transport, root=tmp_path, progress=False,
@@ -62,3 +65,18 @@ def test_latency_beyond_the_agent_timeout_times_the_call_out(tmp_path: Path, sle
     reads = [(c.result, c.is_error) for c in record.tool_calls if c.args == {"id": 7} and c.name == "get_ticket"]
     assert reads == [("error: tool 'get_ticket' timed out after 1 s", True)] * 2
     assert sleeps.delays == [1.0, 1.0]
+
+
+def test_in_replay_a_call_no_recording_matches_ends_the_run_naming_it(tmp_path: Path, sleeps: Sleeps) -> None:
+    live = Trajectory(case_id="SUP-SIM-01", group="A", run=0, final_answer="done", tool_calls=[
+        {"name": "update_ticket", "args": {"id": 7, "status": "closed"}, "result": "updated"},
+        {"name": "get_ticket", "args": {"id": 7}, "result": "closed"}])
+    (recording,) = write_recordings(tmp_path / "recorded", [live])
+    case = yaml.safe_load((CASES / "SUP-SIM-01.yaml").read_text(encoding="utf-8"))
+    case["input"] = {"messages": case["input"]["messages"], **yaml.safe_load(recording.read_text(encoding="utf-8"))}
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "SUP-SIM-01.yaml").write_text(yaml.safe_dump(case), encoding="utf-8")
+
+    record = _run(tmp_path, sleeps, cases=tmp_path / "cases")
+    assert [(c.name, c.result) for c in record.tool_calls] == [("update_ticket", "updated"), ("get_ticket", "closed")]
+    assert record.error == 'turn 3: tool call get_ticket {"id": 8} matches no recorded call (tool_replay)'

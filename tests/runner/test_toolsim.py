@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from gate.runner.base import AgentError
 from gate.runner.toolsim import Answer, ToolSimulator
 
 
@@ -60,3 +61,16 @@ def test_a_result_reads_the_call_s_arguments_and_the_state_others_set() -> None:
 def test_an_error_and_a_delay_are_what_the_intercept_injects() -> None:
     sim = _sim({"tool": "t", "result": "boom", "is_error": True, "delay_s": 2.5})
     assert sim.answer("t", {}) == Answer("boom", True, 2.5)
+
+
+def test_in_replay_identical_calls_take_their_recordings_in_turn_and_an_unrecorded_call_is_an_agent_error() -> None:
+    recorded = [{"tool": "get", "args": {"id": 7}, "match": "exact", "result": "open"},
+                {"tool": "get", "args": {"id": 7}, "match": "exact", "result": "closed"},
+                {"tool": "get", "result": "unkeyed, never used in replay"}]
+    sim = ToolSimulator(recorded, ("real",), "default", replay=True)
+    assert [sim.answer("get", {"id": 7}).result for _ in range(3)] == ["open", "closed", "closed"]
+    with pytest.raises(AgentError) as info:
+        sim.answer("get", {"id": 7, "verbose": True})
+    assert str(info.value) == 'tool call get {"id": 7, "verbose": true} matches no recorded call (tool_replay)'
+    with pytest.raises(AgentError):
+        sim.answer("real", {})  # a declared tool does not get the default a recording never saw

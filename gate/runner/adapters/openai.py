@@ -101,7 +101,8 @@ class ChatAdapter:
         transcript += [dict(m) for m in request["messages"]]
         tools = tool_declarations(request.get("tool_intercepts", ()), self._tools)
         tools_sim = ToolSimulator(request.get("tool_intercepts", ()), (t["function"]["name"] for t in self._tools),
-                                  agent.tool_default_result, request.get("tool_state"))
+                                  agent.tool_default_result, request.get("tool_state"),
+                                  replay=bool(request.get("tool_replay")))
         run = _Run(agent.model)
         try:
             for turn in range(1, agent.max_turns + 1):
