@@ -60,3 +60,13 @@ def test_the_request_carries_the_simulation_and_an_old_intercept_as_it_always_wa
                                              "is_error": False, "args": {"id": 7, "status": "re:open|closed"},
                                              "sets": {"status_7": "{args.status}"}}
     assert request["tool_intercepts"][2]["match"] == "exact" and request["tool_intercepts"][2]["delay_s"] == 1.5
+
+
+def test_the_example_case_validates_with_its_pass_and_fail_examples(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from gate.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["validate", "--full", "--cases", str(EXAMPLE.parent)], catch_exceptions=False)
+    assert (result.exit_code, result.stdout) == (0, "1 cases valid; 2 examples judged as their cases say\n")
