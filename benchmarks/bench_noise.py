@@ -113,7 +113,7 @@ def simulate(scenario: Scenario, prs: int, mode: str, work: Path, repeats: int |
         set_env(scenario.baseline_env, seed=2 * pr)
         recorded = record(gate_config, gate_config.decision.baseline_runs)
         assert recorded is not None, "the baseline's runs were interrupted"
-        base, _ = recorded
+        base = recorded[0]
         base = base.model_copy(update={"accepted": ACCEPTED})  # as `gate baseline update` keeps them
         base_path = work / "baseline.json"
         baseline_mod.write(base_path, base)
