@@ -8,7 +8,8 @@ mode, then runs ``gate check`` against it with another seed — the agent unchan
 regression. Everything runs in process (``function: examples.demo_agent:run``), through the same
 pipeline as the CLI, confirm reruns included. Prints, per scenario, how often the gate failed, how
 often it ended inconclusive instead of passed (exit 0 with ``fail_on_inconclusive: false``), and
-the extra agent calls the confirm reruns cost relative to a plain run.
+the extra agent calls relative to the first round: confirm reruns and the more rounds of a drifting
+dimension (``decision.budget``; ``--budget`` for another).
 
 The demo's bad answer to a never-rule case (a forbidden brand, a write tool) breaks the never-rule,
 which fails the gate on one run by design; the rate-noise scenarios keep those cases out of the
@@ -68,11 +69,12 @@ NOISE_KEYS = ("GATE_DEMO_NOISE", "GATE_DEMO_FLAKY", "GATE_DEMO_BREAK", "GATE_DEM
               "GATE_DEMO_KEEP")
 
 
-def config(mode: str, repeats: int | None = None) -> GateConfig:
+def config(mode: str, repeats: int | None = None, budget: float | None = None) -> GateConfig:
+    decision: dict[str, object] = {"mode": mode} if budget is None else {"mode": mode, "budget": budget}
     made = GateConfig.model_validate({
         "cases": {"path": "cases", "tags": ["golden", "consistency"]},
         "agent": {"adapter": "python", "function": "examples.demo_agent:run", "cache": False, "concurrency": 8},
-        "decision": {"mode": mode},
+        "decision": decision,
         "repeats": repeats,
     })
     made.__pydantic_private__["_root"] = REPO  # type: ignore[index]
@@ -100,12 +102,13 @@ class Tally:
     rules: dict[str, int] | None = None
 
 
-def simulate(scenario: Scenario, prs: int, mode: str, work: Path, repeats: int | None = None) -> Tally:
+def simulate(scenario: Scenario, prs: int, mode: str, work: Path, repeats: int | None = None,
+             budget: float | None = None) -> Tally:
     """Gate failures and inconclusive ends over ``prs`` PRs, never-rule breaks, the mean extra calls,
     and which rules failed how often."""
     from gate.policy.never import violations
 
-    gate_config = config(mode, repeats)
+    gate_config = config(mode, repeats, budget)
     tally = Tally(rules={})
     rules = tally.rules
     assert rules is not None
@@ -140,18 +143,21 @@ def main() -> None:
     parser.add_argument("--mode", choices=["confidence", "point"], default="confidence")
     parser.add_argument("--scenarios", default="all", help="comma-separated indexes (0-based) or 'all'")
     parser.add_argument("--repeats", type=int, default=None, help="runs of every case in the check (gate.yaml repeats)")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="decision.budget: calls of a check as a multiple of its first round's (default: the gate's)")
     args = parser.parse_args()
     chosen = SCENARIOS if args.scenarios == "all" else [SCENARIOS[int(i)] for i in args.scenarios.split(",")]
     for key in ("CI", "GITHUB_ACTIONS"):  # no progress lines between the table's rows
         os.environ.pop(key, None)
     print(f"decision mode: {args.mode} · {args.prs} simulated PRs per scenario · baseline from 5 runs per case"
-          + (f" · repeats {args.repeats}" if args.repeats else ""))
+          + (f" · repeats {args.repeats}" if args.repeats else "")
+          + f" · budget {args.budget if args.budget is not None else GateConfig().decision.budget:g}× the first round")
     print("| scenario | gate failed | rate | inconclusive | never-rule broken / missed | extra calls | rules that failed |")
     print("|---|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in chosen:
             started = time.perf_counter()
-            tally = simulate(scenario, args.prs, args.mode, Path(tmp), args.repeats)
+            tally = simulate(scenario, args.prs, args.mode, Path(tmp), args.repeats, args.budget)
             kind = "detection" if scenario.regression else "false alarms"
             shown = ", ".join(f"{r} {n}" for r, n in sorted((tally.rules or {}).items())) or "—"
             print(f"| {scenario.name} | {tally.failed}/{args.prs} | {kind} {tally.failed / args.prs:.0%} | "

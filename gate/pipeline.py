@@ -162,6 +162,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: Seque
                  stops: StopRequests | None = None, readings: Readings | None = None) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent.
     ``readings``: the consistency fields of runs already judged (as ``verdicts`` were)."""
+    from gate.escalate import replay
     from gate.policy.decide import decide
 
     config = settings.config
@@ -177,15 +178,17 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: Seque
     evidence = 1 - decisions_cfg.alpha if decisions_cfg.mode == "confidence" else None
     consistency = consistency_report(case_set.cases, planned, evidence, config.judging.budget_s, readings)
     interrupted = interrupted or (stops is not None and stops.requested)  # a stop while judging or measuring
+    power = None if partial else replay(config, case_set, base, verdicts)
     decided = decide(case_set.cases, verdicts, computed, comparison, consistency, thresholds=config.thresholds,
                      settings=decisions_cfg, fail_on=settings.fail_on, partial=partial, interrupted=interrupted,
-                     notes=notes)
+                     notes=notes, power=power)
     return GateReport(
         cases=case_set.cases, digest=case_set.digest, verdicts=verdicts, metrics=computed,
         comparison=comparison, findings=decided.findings, passed=decided.passed, fail_on=settings.fail_on,
         consistency=consistency, identity=identity(config), shard=settings.shard, interrupted=interrupted,
         decision=decisions_cfg, junit=config.reports.junit, regressions=decided.pairs,
         reruns=count_reruns(case_set.cases, verdicts, config.repeats), unavailable=decided.unavailable,
+        dimension_decisions=decided.dimensions, power=None if power is None else power.as_json(),
         context=run_context(os.environ), excerpts=excerpts(trajectories, verdicts),
         digests={(t.case_id, t.group, t.run): t.digest for t in trajectories},
     )

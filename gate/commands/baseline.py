@@ -20,6 +20,7 @@ import click
 from gate import baseline
 from gate.baseline_diff import diff
 from gate.commands.baseline_partial import Gaps, gaps
+from gate.commands.baseline_power import describe_dimensions, dimension_calibration
 from gate.commands.merge import read_results
 from gate.config import GateConfig, load_config
 from gate.confirm import judge_for, judged
@@ -77,7 +78,8 @@ def calibrate(metrics: Metrics, config: GateConfig, runs: int) -> dict[str, Any]
                               "runs_needed": runs_for_power(rate, settings.effect, settings.alpha, settings.power)})
     return {"runs_per_case": runs, "alpha": settings.alpha, "power": settings.power, "effect": settings.effect,
             "always_pass": steady, "always_fail": broken, "flaky": flaky,
-            "runs_needed_steady": runs_for_power(1.0, settings.effect, settings.alpha, settings.power)}
+            "runs_needed_steady": runs_for_power(1.0, settings.effect, settings.alpha, settings.power),
+            "dimensions": dimension_calibration(metrics, config, runs)}
 
 
 def describe(calibration: dict[str, Any]) -> str:
@@ -93,6 +95,7 @@ def describe(calibration: dict[str, Any]) -> str:
         more = pair["runs_needed"]
         lines.append(f"  flaky {pair['case_id']} ({pair['group']}): {pair['passed']} of {pair['runs']} runs pass — "
                      f"{more if more is not None else 'more than 200'} runs needed")
+    lines += describe_dimensions(calibration.get("dimensions", []), power)
     return "\n".join(lines)
 
 

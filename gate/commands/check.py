@@ -10,6 +10,7 @@ from pathlib import Path
 
 from gate.confirm import confirm_failures, judge_for
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
+from gate.escalate import more_rounds
 from gate.interrupts import StopRequests, stop_requests
 from gate.jobs import plan
 from gate.loader import load_cases
@@ -61,6 +62,10 @@ def _checked(settings: CheckSettings, stops: StopRequests) -> tuple[GateReport, 
                            inputs=ready.agent)
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops,
                                                                        keep=spool.keep)
+        if not interrupted and settings.shard is None:  # a shard holds part of a dimension: the merge is judged
+            trajectories, verdicts, interrupted, more = more_rounds(config, case_set, base, trajectories, verdicts,
+                                                                    stops, keep=spool.keep)
+            cached += more
         verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews, stops=stops)
         interrupted = interrupted or judge_stopped
 

@@ -37,5 +37,6 @@ def unavailable(metrics: Metrics, verdicts: list[RunVerdict], settings: Decision
 
 OUTAGE_HIDES = frozenset({"regression", "regression-cleared", "dimension-regression", "min-a", "min-delta",
                           "red-line-delta", "skill-explicit-min-b", "red-line-skill-explicit", "consistency",
-                          "stability-gain", "degradation-curve"})
+                          "stability-gain", "degradation-curve", "dimension-drift", "dimension-drift-cleared",
+                          "detectable-drop"})
 """What an outage makes meaningless: verdicts on answers the agent never gave."""

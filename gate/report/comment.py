@@ -252,7 +252,7 @@ def footer(report: GateReport) -> list[str]:
     total = len(report.verdicts)
     stale = " · ⚠️ baseline is stale" if report.comparison.stale else ""
     base = "compared with the committed baseline" if report.comparison.present else "no baseline yet"
-    reruns = f" ({report.reruns} confirm reruns)" if report.reruns else ""
+    reruns = report.reruns_shown()
     mode = report.decision.mode
     decided = f"decisions: {mode}" + (f", α = {report.decision.alpha:g}, rates with {(1 - report.decision.alpha) * 100:g}% intervals"
                                       if mode == "confidence" else "")

@@ -41,6 +41,10 @@ class GateReport:
     """Decisions on the (case, group) pairs that fail now where the baseline passed."""
     reruns: int = 0
     """Confirm reruns among the verdicts."""
+    dimension_decisions: list[dict[str, object]] = field(default_factory=list)
+    """Every dimension's decision: counts, test, p-value, level, detectable drop."""
+    power: dict[str, object] | None = None
+    """The call budget and what it bought: more rounds of drifting dimensions."""
     unavailable: bool = False
     """Most runs of a group ended in agent errors: an outage (exit 4), not a regression."""
     digests: dict[tuple[str, str, int], str] = field(default_factory=dict)
@@ -59,6 +63,13 @@ class GateReport:
         """passed · inconclusive (a decision lacked evidence; never shown as a pass) · failed ·
         unavailable · interrupted."""
         return verdict_of(self.findings, self.fail_on, unavailable=self.unavailable, interrupted=self.interrupted)
+
+    def reruns_shown(self) -> str:
+        """" (6 confirm reruns)", " (2 confirm reruns, 24 in more rounds)" or nothing."""
+        more = self.power.get("power_calls", 0) if self.power else 0
+        confirm = self.reruns - more if isinstance(more, int) else self.reruns
+        parts = ([f"{confirm} confirm reruns"] if confirm else []) + ([f"{more} in more rounds"] if more else [])
+        return f" ({', '.join(parts)})" if parts else ""
 
     @property
     def undecided(self) -> list[Finding]:
@@ -97,7 +108,8 @@ class GateReport:
             "consistency": self.consistency.as_json() if self.consistency else None,
             "decision": {**self.decision.model_dump(mode="json", include={"mode", "alpha", "confirm_runs",
                                                                            "fail_on_inconclusive"}),
-                         "reruns": self.reruns,
+                         "reruns": self.reruns, "budget": self.decision.budget, "power": self.power,
+                         "dimensions": self.dimension_decisions,
                          "regressions": [d.as_json() for d in self.regressions]},
         }
         metrics = self.metrics.as_json()

@@ -11,7 +11,7 @@ from gate.verdict import Status
 
 MAX_REASONS = 3
 """Failing constraints shown under a finding; the rest are in results.json."""
-_NOTES_SHOWN = ("no-baseline", "needs-a-look")
+_NOTES_SHOWN = ("no-baseline", "needs-a-look", "detectable-drop", "dimension-drift-cleared")
 """Info notes worth a line: no baseline to compare with, and known uncertain runs (never passes)."""
 
 
@@ -35,7 +35,7 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
     flakes = [f"{d.case_id} ({d.group}) {d.now.shown()}" for d in report.regressions if d.outcome.value == "cleared"]
     if flakes:
         lines.append(f"[info] flaky, not regressed: {', '.join(flakes)}")
-    reruns = f" ({report.reruns} confirm reruns)" if report.reruns else ""
+    reruns = report.reruns_shown()
     rules_only, judge_only, rubrics = report.unjudged()
     if rubrics:
         lines.append(f"[info] unjudged: {rules_only} runs pass (rules) and {judge_only} judge-only runs leave "

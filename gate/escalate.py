@@ -1,0 +1,135 @@
+"""More rounds of a drifting dimension: made by ``gate check``, replayed wherever a report is built.
+
+:mod:`gate.policy.drift` says which dimensions get them, how many, and when each is decided; this
+drives the rounds. The same driver replays them on recorded verdicts (``build_report``, ``gate
+merge``), so a report always knows which runs were the fresh ones. They follow the confirm reruns
+and never run in a shard (a shard holds part of a dimension; the merged result is judged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from gate.baseline import Baseline
+from gate.config import GateConfig
+from gate.confirm import judge_for, judged, rerun_keys
+from gate.interrupts import StopRequests
+from gate.jobs import Job
+from gate.loader import CaseSet
+from gate.policy import drift, regressions
+from gate.records import Kept
+from gate.results import RunKey
+from gate.scoring import metrics as metrics_mod
+from gate.scoring.comparison import compare
+from gate.trajectory import Trajectory
+from gate.verdict import RunVerdict
+
+Fetch = Callable[[list[RunKey]], Mapping[RunKey, RunVerdict] | None]
+"""The verdicts of a round's runs, or None when they are not all there (interrupted, or never made)."""
+
+
+def planned_keys(case_set: CaseSet, config: GateConfig, keys: set[RunKey]) -> set[RunKey]:
+    """The first round's runs among ``keys``: within each case's planned repeats."""
+    return {k for k in keys if k[0] in case_set.cases and k[2] < (config.repeats or case_set.cases[k[0]].repeats)}
+
+
+def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts: Mapping[RunKey, RunVerdict],
+          planned: set[RunKey], before: set[RunKey], fetch: Fetch) -> drift.Escalation | None:
+    """Choose the dimensions from the first round (``planned``), then run their rounds after every
+    run in ``before`` (the first round and its confirm reruns) through ``fetch``; None when no round
+    applies (settings, no baseline, an outage)."""
+    from gate.confirm import _down
+
+    settings = config.decision
+    first_verdicts = [verdicts[k] for k in sorted(planned) if k in verdicts]
+    if not drift.enabled(settings) or base is None or _down(case_set, first_verdicts, config):
+        return None
+    first = metrics_mod.compute(case_set.cases, first_verdicts)
+    comparison = compare(base, first, case_set.digest)
+    # a pair its own test already found regressed fails the gate by itself: the dimension is judged without it
+    confirmed = metrics_mod.compute(case_set.cases, [verdicts[k] for k in sorted(before) if k in verdicts])
+    regressed = {(d.case_id, d.group) for d in regressions.decide(confirmed, comparison, alpha=settings.alpha)
+                 if d.outcome is regressions.PairOutcome.REGRESSED}
+    plan = drift.choose(first, comparison, settings, len(planned), frozenset(regressed))
+    start: dict[drift.Stratum, int] = {}
+    for cid, group, run in before:
+        start[(cid, group)] = max(start.get((cid, group), 0), run + 1)
+    fresh: dict[drift.Stratum, list[RunVerdict]] = {}
+    pending, decisions, made = list(plan.chosen), [], set()
+
+    def decided(candidate: drift.Candidate, done: int, outcome: drift.Outcome | None = None) -> drift.DimensionDrift:
+        counts = {s: metrics_mod.count_runs(fresh.get(s, [])) for s in candidate.strata}
+        table = drift.rows(candidate, comparison, counts)
+        found, p = drift.look(plan, done, table) if done else (None, None)
+        return drift.record(plan, candidate, table, done, outcome or found or "open", p, settings.power)
+
+    for number in range(1, plan.rounds + 1):
+        keys = [(cid, group, start.get((cid, group), 0) + number - 1) for c in pending for cid, group in c.strata]
+        if not keys:
+            break
+        got = fetch(keys)
+        if got is None:  # a round not (all) made: nothing was looked at past the last complete one
+            decisions += [decided(c, number - 1, "open") for c in pending] if number > 1 else []
+            break
+        made.update(keys)
+        for key in keys:
+            fresh.setdefault((key[0], key[1]), []).append(got[key])
+        still = []
+        for candidate in pending:
+            outcome, _ = drift.look(plan, number, drift.rows(candidate, comparison, {
+                s: metrics_mod.count_runs(fresh.get(s, [])) for s in candidate.strata}))
+            if outcome is None:
+                still.append(candidate)
+            else:
+                decisions.append(decided(candidate, number, outcome))
+        pending = still
+    order = {c.dimension: i for i, c in enumerate(plan.chosen)}
+    return drift.Escalation(plan, sorted(decisions, key=lambda d: order[d.dimension]), len(planned),
+                            len(set(verdicts) - planned - made), frozenset(made))
+
+
+def replay(config: GateConfig, case_set: CaseSet, base: Baseline | None,
+           verdicts: list[RunVerdict]) -> drift.Escalation | None:
+    """The rounds a check made, read back from its verdicts."""
+    found = {(v.case_id, v.group, v.run): v for v in verdicts}
+    planned = planned_keys(case_set, config, set(found))
+    before = planned | (rerun_keys(config, case_set, base, planned, found) & set(found))
+
+    def fetch(keys: list[RunKey]) -> Mapping[RunKey, RunVerdict] | None:
+        return {k: found[k] for k in keys} if all(k in found for k in keys) else None
+
+    return drive(config, case_set, base, found, planned, before, fetch)
+
+
+def more_rounds(config: GateConfig, case_set: CaseSet, base: Baseline | None, trajectories: list[Kept],
+                verdicts: list[RunVerdict], stops: StopRequests | None = None,
+                keep: Callable[[Trajectory], Kept] | None = None) -> tuple[list[Kept], list[RunVerdict], bool, int]:
+    """Make the rounds after the confirm reruns: the trajectories and verdicts with theirs, whether
+    a stop interrupted them, and how many answers came from the cache."""
+    from gate.runner import run_jobs
+
+    budget_s = config.judging.budget_s
+    found = {(v.case_id, v.group, v.run): v for v in verdicts}
+    trajectories, verdicts = list(trajectories), list(verdicts)
+    state = {"interrupted": False, "cached": 0}
+
+    def fetch(keys: list[RunKey]) -> Mapping[RunKey, RunVerdict] | None:
+        if stops is not None and stops.requested:
+            state["interrupted"] = True
+            return None
+        jobs = [Job(case_set.cases[cid], group, run) for cid, group, run in keys]
+        outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s),
+                           keep=keep, give_up_unreachable=config.decision.outage_on_unreachable, stops=stops)
+        trajectories.extend(outcome.trajectories)
+        made = judged(case_set, outcome, budget_s)
+        verdicts.extend(made)
+        state["cached"] += outcome.cache_hits
+        got = {(v.case_id, v.group, v.run): v for v in made}
+        if outcome.interrupted or any(k not in got for k in keys):
+            state["interrupted"] = bool(outcome.interrupted) or state["interrupted"]
+            return None
+        return got
+
+    planned = planned_keys(case_set, config, set(found))
+    drive(config, case_set, base, found, planned, set(found), fetch)
+    return trajectories, verdicts, bool(state["interrupted"]), int(state["cached"])

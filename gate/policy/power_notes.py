@@ -1,0 +1,97 @@
+"""Each dimension's decision with its counts, test, p-value, level and the drop it could detect.
+
+A pass is read for what it is: the drop the runs could have seen with the configured power. The
+first-round test of each (dimension, group) is :func:`gate.policy.evidence.dimension_regressions`
+(its level Tarone-corrected; the drop stated at the Bonferroni level over the same tests, which is
+never looser); a dimension given more rounds states its fresh test (:mod:`gate.policy.drift`).
+"""
+
+from __future__ import annotations
+
+from gate.config import DecisionConfig
+from gate.policy import drift
+from gate.policy.thresholds import Finding, Level
+from gate.scoring.comparison import Comparison
+from gate.scoring.metrics import Metrics
+from gate.scoring.power import detectable_drop
+from gate.scoring.stats import stratified_exact_less
+
+FIRST_TEST = "stratified exact test (cases) of this check's runs against the baseline"
+
+
+def first_alpha(settings: DecisionConfig) -> float:
+    """The first-round dimension tests' share of alpha: half when more rounds may follow."""
+    return settings.alpha / 2 if drift.enabled(settings) else settings.alpha
+
+
+def first_round(before: Metrics, comparison: Comparison, settings: DecisionConfig) -> list[dict[str, object]]:
+    """Every compared (dimension, group): pooled counts, p-value, level and detectable drop."""
+    entries: list[dict[str, object]] = []
+    for dimension, groups in sorted(before.dimensions.items()):
+        for group in sorted(groups):
+            rows = []
+            for cid, outcome in sorted(before.cases.items()):
+                now, base = outcome.counts.get(group), comparison.count(cid, group)
+                if before.case_dimension.get(cid) == dimension and now and base and now.judged and base.judged:
+                    rows.append((base.passed, base.judged, now.passed, now.judged))
+            if rows:
+                entries.append({"dimension": dimension, "group": group, "stage": "first round", "test": FIRST_TEST,
+                                "strata": len(rows),
+                                "baseline": {"passed": sum(r[0] for r in rows), "judged": sum(r[1] for r in rows)},
+                                "now": {"passed": sum(r[2] for r in rows), "judged": sum(r[3] for r in rows)},
+                                "p_value": float(f"{stratified_exact_less(rows):.4g}")})
+    level = first_alpha(settings) / max(len(entries), 1)
+    for entry in entries:
+        pooled, runs = entry["baseline"], entry["now"]
+        assert isinstance(pooled, dict) and isinstance(runs, dict)
+        entry["level"] = float(f"{level:.4g}")
+        entry["detectable_drop"] = detectable_drop(pooled["passed"], pooled["judged"], runs["judged"], level,
+                                                   settings.power)
+    return entries
+
+
+def _points(drop: object) -> str:
+    return f"{float(drop) * 100:.0f}" if isinstance(drop, float) else "—"
+
+
+def _first_round_drops(entries: list[dict[str, object]]) -> dict[str, str]:
+    """"81/70 pts (A/B)" per dimension; — where the runs could detect no drop at all."""
+    by_dimension: dict[str, list[tuple[str, str]]] = {}
+    for entry in entries:
+        by_dimension.setdefault(str(entry["dimension"]), []).append((str(entry["group"]),
+                                                                      _points(entry["detectable_drop"])))
+    return {d: f"{'/'.join(p for _, p in found)} pts ({'/'.join(g for g, _ in found)})"
+            for d, found in by_dimension.items()}
+
+
+def findings(power: drift.Escalation | None, entries: list[dict[str, object]], settings: DecisionConfig) -> list[Finding]:
+    """A drifting dimension's decision as a finding; what the budget bought and what each
+    dimension could detect as a note."""
+    found: list[Finding] = []
+    drops = _first_round_drops(entries)
+    bought = "no more rounds"
+    if power is not None:
+        for d in power.decisions:
+            evidence = (f"{d.fresh.passed} of {d.fresh.judged} fresh runs pass over {d.rounds} more round(s) of its "
+                        f"{d.strata} (case, group) pairs, {d.baseline.passed} of {d.baseline.judged} in the baseline "
+                        f"(stratified exact test p = {d.p_value if d.p_value is None else f'{d.p_value:.3g}'}")
+            drops[d.dimension] = f"{_points(d.detectable_drop)} pts after {d.rounds} more round(s)"
+            if d.outcome == "regressed":
+                found.append(Finding(level=Level.ERROR, outcome="fail", rule="dimension-drift", dimension=d.dimension,
+                                     value=d.fresh.rate, threshold=d.baseline.rate,
+                                     p_value=None if d.p_value is None else float(f"{d.p_value:.4g}"),
+                                     message=f"{d.dimension} drifted below its baseline: {evidence} ≤ {d.level:.3g})"))
+            elif d.outcome != "open":
+                found.append(Finding(level=Level.INFO, rule="dimension-drift-cleared", dimension=d.dimension,
+                                     p_value=None if d.p_value is None else float(f"{d.p_value:.4g}"),
+                                     message=f"{d.dimension}: {evidence}) — not below its baseline"))
+        spent = len(power.made)
+        what = ", ".join(f"{d.dimension} {d.rounds} round(s)" for d in power.decisions)
+        bought = (f"budget {power.plan.available + power.first_calls} calls ({settings.budget:g}× the first round's "
+                  f"{power.first_calls}): " + (f"{spent} bought more rounds ({what})" if spent else "no more rounds")
+                  + (f", {power.confirm_calls} confirm reruns on top" if power.confirm_calls else ""))
+    if entries:
+        listed = ", ".join(f"{d} {drop}" for d, drop in drops.items())
+        found.append(Finding(level=Level.INFO, rule="detectable-drop", message=(
+            f"{bought} · the drop each dimension could have detected ({settings.power * 100:.0f} % power): {listed}")))
+    return found
