@@ -1,0 +1,97 @@
+"""More rounds end to end: a dimension the first round put in doubt is run again and decided on the
+fresh runs; the report replays which runs those were; a shard makes none."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.test_confirm import AGENT, IDS, _case, calls, invoke
+
+BUDGET = 3.0
+"""Three times the first round's 6 calls: 12 more, two rounds of the dimension's 6 pairs."""
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "flaky_agent.py").write_text(AGENT, encoding="utf-8")
+    cases = tmp_path / "cases" / "b3"
+    cases.mkdir(parents=True)
+    for cid in IDS:
+        (cases / f"{cid}.yaml").write_text(_case(cid), encoding="utf-8")
+    config = {"cases": {"path": "cases", "tags": ["golden"]},
+              "agent": {"adapter": "python", "function": "flaky_agent:run", "cache": False},
+              "decision": {"confirm_runs": 0, "budget": BUDGET}}
+    (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+    assert invoke("baseline", "update", "--runs")[0] == 0
+    calls()
+    return tmp_path
+
+
+def _power(project: Path) -> dict:
+    document = json.loads((project / "gate-results" / "results.json").read_text(encoding="utf-8"))
+    assert document["decision"]["budget"] == BUDGET
+    return document["decision"]["power"]
+
+
+FIRST_ROUND_DOUBT = "B3-QC-01:A:0,B3-QC-02:B:0"
+"""Two of the six first-round runs fail: enough doubt for more rounds."""
+
+
+def test_a_dimension_in_doubt_that_passes_its_fresh_round_stops_there(project: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BAD", FIRST_ROUND_DOUBT)
+    code, out = invoke("check")
+    assert code == 0, out
+    made = calls()
+    assert len(made) == 12 and {run for _, _, run in made[6:]} == {1}  # one more round of all six pairs
+    power = _power(project)
+    assert power["power_calls"] == 6 and power["runs"] == sorted([c, g, 1] for c, g, _ in made[6:])
+    [decision] = power["dimensions"]
+    assert decision["dimension"] == "B3/QC" and decision["outcome"] == "like-baseline"
+    assert decision["fresh"] == {"passed": 6, "judged": 6, "uncertain": 0}
+    assert decision["baseline"] == {"passed": 30, "judged": 30, "uncertain": 0}
+    assert decision["test"].startswith("stratified exact test") and decision["p_value"] == 1.0
+    assert decision["level"] > 0 and decision["detectable_drop"] is not None
+    assert "6 bought more rounds (B3/QC 1 round(s))" in out
+
+
+def test_a_dimension_that_keeps_failing_its_fresh_rounds_fails_the_gate(project: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    fresh = [f"{cid}:A:1" for cid in IDS] + [f"{cid}:B:2" for cid in IDS]  # half of the 12 fresh runs fail
+    monkeypatch.setenv("BAD", ",".join([FIRST_ROUND_DOUBT, *fresh]))
+    code, out = invoke("check")
+    assert code == 1, out
+    assert len(calls()) == 18
+    [decision] = _power(project)["dimensions"]
+    assert (decision["outcome"], decision["rounds"], decision["fresh"]["passed"]) == ("regressed", 2, 6)
+    assert decision["p_value"] <= decision["level"]
+    assert "[error] B3/QC drifted below its baseline: 6 of 12 fresh runs pass" in out
+    document = json.loads((project / "gate-results" / "results.json").read_text(encoding="utf-8"))
+    drift = [f for f in document["findings"] if f["rule"] == "dimension-drift"]
+    assert drift and drift[0]["p_value"] == decision["p_value"]
+    # the (case, group) decisions read only the runs made before the more rounds
+    assert all(d["now"]["judged"] == 1 for d in document["decision"]["regressions"])
+
+
+def test_one_failure_is_no_doubt_and_a_budget_of_one_buys_nothing(project: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BAD", "B3-QC-01:A:0")
+    assert invoke("check")[0] == 0
+    assert len(calls()) == 6 and _power(project)["power_calls"] == 0
+    monkeypatch.setenv("BAD", FIRST_ROUND_DOUBT)
+    config = json.loads((project / "gate.yaml").read_text(encoding="utf-8"))
+    (project / "gate.yaml").write_text(json.dumps({**config, "decision": {"confirm_runs": 0, "budget": 1}}),
+                                       encoding="utf-8")
+    invoke("check")
+    assert len(calls()) == 6
+
+
+def test_a_shard_makes_no_more_rounds(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BAD", FIRST_ROUND_DOUBT)
+    invoke("check", "--shard", "1/1")
+    assert len(calls()) == 6
