@@ -27,7 +27,7 @@ def dimension_calibration(metrics: Metrics, config: GateConfig, runs: int) -> li
         for count in outcome.counts.values():
             if count.judged:
                 pairs.setdefault(metrics.case_dimension[case_id], []).append((count.passed, count.judged))
-    first_calls = sum(len(p) for p in pairs.values())
+    first_calls = sum(j for p in pairs.values() for _, j in p) // max(runs, 1)  # a check's first round: the planned repeats
     level = 0.9 * settings.alpha / 2
     found = []
     for dimension, counts in sorted(pairs.items()):
