@@ -103,7 +103,7 @@ class Tally:
 
 
 def simulate(scenario: Scenario, prs: int, mode: str, work: Path, repeats: int | None = None,
-             budget: float | None = None) -> Tally:
+             budget: float | None = None, baseline_runs: int | None = None) -> Tally:
     """Gate failures and inconclusive ends over ``prs`` PRs, never-rule breaks, the mean extra calls,
     and which rules failed how often."""
     from gate.policy.never import violations
@@ -114,7 +114,7 @@ def simulate(scenario: Scenario, prs: int, mode: str, work: Path, repeats: int |
     assert rules is not None
     for pr in range(prs):
         set_env(scenario.baseline_env, seed=2 * pr)
-        recorded = record(gate_config, gate_config.decision.baseline_runs)
+        recorded = record(gate_config, baseline_runs or gate_config.decision.baseline_runs)
         assert recorded is not None, "the baseline's runs were interrupted"
         base = recorded[0]
         base = base.model_copy(update={"accepted": ACCEPTED})  # as `gate baseline update` keeps them
@@ -143,13 +143,16 @@ def main() -> None:
     parser.add_argument("--mode", choices=["confidence", "point"], default="confidence")
     parser.add_argument("--scenarios", default="all", help="comma-separated indexes (0-based) or 'all'")
     parser.add_argument("--repeats", type=int, default=None, help="runs of every case in the check (gate.yaml repeats)")
+    parser.add_argument("--baseline-runs", type=int, default=None,
+                        help="runs per case of each simulated baseline (default: decision.baseline_runs, 5)")
     parser.add_argument("--budget", type=float, default=None,
                         help="decision.budget: calls of a check as a multiple of its first round's (default: the gate's)")
     args = parser.parse_args()
     chosen = SCENARIOS if args.scenarios == "all" else [SCENARIOS[int(i)] for i in args.scenarios.split(",")]
     for key in ("CI", "GITHUB_ACTIONS"):  # no progress lines between the table's rows
         os.environ.pop(key, None)
-    print(f"decision mode: {args.mode} · {args.prs} simulated PRs per scenario · baseline from 5 runs per case"
+    print(f"decision mode: {args.mode} · {args.prs} simulated PRs per scenario · baseline from "
+          f"{args.baseline_runs or 5} runs per case"
           + (f" · repeats {args.repeats}" if args.repeats else "")
           + f" · budget {args.budget if args.budget is not None else GateConfig().decision.budget:g}× the first round")
     print("| scenario | gate failed | rate | inconclusive | never-rule broken / missed | extra calls | rules that failed |")
@@ -157,7 +160,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for scenario in chosen:
             started = time.perf_counter()
-            tally = simulate(scenario, args.prs, args.mode, Path(tmp), args.repeats, args.budget)
+            tally = simulate(scenario, args.prs, args.mode, Path(tmp), args.repeats, args.budget, args.baseline_runs)
             kind = "detection" if scenario.regression else "false alarms"
             shown = ", ".join(f"{r} {n}" for r, n in sorted((tally.rules or {}).items())) or "—"
             print(f"| {scenario.name} | {tally.failed}/{args.prs} | {kind} {tally.failed / args.prs:.0%} | "
