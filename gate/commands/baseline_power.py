@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from gate.config import GateConfig
+from gate.policy.drift import MORE_ROUNDS_SHARE
 from gate.scoring.metrics import Metrics
 from gate.scoring.power import baseline_runs_for, detectable_drop
 
@@ -28,7 +29,7 @@ def dimension_calibration(metrics: Metrics, config: GateConfig, runs: int) -> li
             if count.judged:
                 pairs.setdefault(metrics.case_dimension[case_id], []).append((count.passed, count.judged))
     first_calls = sum(j for p in pairs.values() for _, j in p) // max(runs, 1)  # a check's first round: the planned repeats
-    level = 0.9 * settings.alpha / 2
+    level = 0.9 * MORE_ROUNDS_SHARE * settings.alpha  # the last look of a dimension chosen alone
     found = []
     for dimension, counts in sorted(pairs.items()):
         strata = len(counts)

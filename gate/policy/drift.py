@@ -21,15 +21,16 @@ error at ``alpha``:
    the dimension: the test keeps its level whatever the selection (but for the look at which
    cases the baseline never passed: with true pass rate p over n baseline runs that happens with
    probability (1 − p)ⁿ, 3·10⁻⁷ at 95 % over 5 runs). The ``s`` chosen dimensions
-   share ``alpha / 2`` (Bonferroni: ``alpha / 2s`` each).
+   share ``MORE_ROUNDS_SHARE × alpha`` (Bonferroni: 0.8 alpha / s each).
 3. **Sequential looks.** After each round but the last, a dimension stops as regressed when
    p ≤ ℓ / 10(R − 1) (Haybittle–Peto), or as like its baseline when its fresh runs all passed, or
    from the second round on failed no more often than its baseline rates predict (stopping
    without rejecting can only lower the error);
    the last look is held to 0.9 ℓ. The looks' levels sum to ℓ (a union bound over the looks).
 
-The other ``alpha / 2`` goes to the first-round test of every dimension
-(:func:`gate.policy.evidence.dimension_regressions`) when more rounds are possible at all.
+The other fifth of ``alpha`` goes to the first-round test of every dimension
+(:func:`gate.policy.evidence.dimension_regressions`) when more rounds are possible at all: one run
+per case rarely decides a dimension, and the more rounds are where a thin drop shows.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ from gate.verdict import RunCount
 
 Stratum = tuple[str, str]
 Outcome = Literal["regressed", "like-baseline", "not-regressed", "open"]
+MORE_ROUNDS_SHARE = 0.8
+"""The share of alpha the more rounds' tests hold together; the first-round tests hold the rest."""
 MIN_FAILED = 2
 """First-round failures a dimension needs before it is looked at again: one is what a 95 % agent
 gives a dimension of a dozen runs every other check."""
@@ -57,7 +60,7 @@ TEST = "stratified exact test (cases x groups) of the fresh rounds against the b
 
 
 def enabled(settings: DecisionConfig) -> bool:
-    """Whether the settings allow more rounds at all (then the first-round test gets alpha / 2)."""
+    """Whether the settings allow more rounds at all (then the first-round test gets a fifth of alpha)."""
     return settings.mode == "confidence" and settings.power_rounds > 0 and settings.budget > 1
 
 
@@ -82,8 +85,8 @@ class Plan:
 
     @property
     def level(self) -> float:
-        """ℓ, each chosen dimension's share of alpha / 2."""
-        return self.alpha / 2 / max(len(self.chosen), 1)
+        """ℓ, each chosen dimension's share of MORE_ROUNDS_SHARE × alpha."""
+        return MORE_ROUNDS_SHARE * self.alpha / max(len(self.chosen), 1)
 
     def look_level(self, look: int) -> float:
         """The level of look ``look`` (1-based): small ones before the last, the rest at the last."""

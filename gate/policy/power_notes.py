@@ -20,8 +20,8 @@ FIRST_TEST = "stratified exact test (cases) of this check's runs against the bas
 
 
 def first_alpha(settings: DecisionConfig) -> float:
-    """The first-round dimension tests' share of alpha: half when more rounds may follow."""
-    return settings.alpha / 2 if drift.enabled(settings) else settings.alpha
+    """The first-round dimension tests' share of alpha: what the more rounds leave, when they may follow."""
+    return (1 - drift.MORE_ROUNDS_SHARE) * settings.alpha if drift.enabled(settings) else settings.alpha
 
 
 def first_round(before: Metrics, comparison: Comparison, settings: DecisionConfig) -> list[dict[str, object]]:
