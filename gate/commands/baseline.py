@@ -53,14 +53,14 @@ def record(config: GateConfig, runs: int, stops: StopRequests | None = None,
         return None
     verdicts = judged(case_set, outcome, config.judging.budget_s)
     computed = metrics_mod.compute(case_set.cases, verdicts)
-    calibration = calibrate(computed, config, runs)
+    calibration = calibrate(computed, config, runs, first_calls=len(jobs) // max(runs, 1))
     made = from_metrics(computed, cases_digest=case_set.digest, identity=identity(config),
                                      runs_per_case=runs, calibration=calibration)
     lacking = gaps((job.key for job in jobs), (((t.case_id, t.group, t.run), t.error) for t in outcome.trajectories))
     return made, len(outcome.trajectories), lacking
 
 
-def calibrate(metrics: Metrics, config: GateConfig, runs: int) -> dict[str, Any]:
+def calibrate(metrics: Metrics, config: GateConfig, runs: int, first_calls: int | None = None) -> dict[str, Any]:
     """Flaky pairs (0 < rate < 1) with the runs each needs for the configured power."""
     settings = config.decision
     flaky, steady, broken = [], 0, 0
@@ -79,7 +79,7 @@ def calibrate(metrics: Metrics, config: GateConfig, runs: int) -> dict[str, Any]
     return {"runs_per_case": runs, "alpha": settings.alpha, "power": settings.power, "effect": settings.effect,
             "always_pass": steady, "always_fail": broken, "flaky": flaky,
             "runs_needed_steady": runs_for_power(1.0, settings.effect, settings.alpha, settings.power),
-            "dimensions": dimension_calibration(metrics, config, runs)}
+            "dimensions": dimension_calibration(metrics, config, runs, first_calls)}
 
 
 def describe(calibration: dict[str, Any]) -> str:

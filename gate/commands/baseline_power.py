@@ -19,16 +19,19 @@ TARGET_DROP = 0.2
 """The drop of a whole dimension's pass rate the calibration aims to detect."""
 
 
-def dimension_calibration(metrics: Metrics, config: GateConfig, runs: int) -> list[dict[str, Any]]:
+def dimension_calibration(metrics: Metrics, config: GateConfig, runs: int,
+                          first_calls: int | None = None) -> list[dict[str, Any]]:
     """Per dimension: its (case, group) pairs, pooled baseline rate, the drop detectable with the
-    rounds the default budget buys it alone, and the baseline runs per case for ``TARGET_DROP``."""
+    rounds the default budget buys it alone, and the baseline runs per case for ``TARGET_DROP``.
+    ``first_calls``: a check's first round (default: the judged runs per baseline run)."""
     settings = config.decision
     pairs: dict[str, list[tuple[int, int]]] = {}
     for case_id, outcome in sorted(metrics.cases.items()):
         for count in outcome.counts.values():
             if count.judged:
                 pairs.setdefault(metrics.case_dimension[case_id], []).append((count.passed, count.judged))
-    first_calls = sum(j for p in pairs.values() for _, j in p) // max(runs, 1)  # a check's first round: the planned repeats
+    if first_calls is None:
+        first_calls = sum(j for p in pairs.values() for _, j in p) // max(runs, 1)
     level = 0.9 * MORE_ROUNDS_SHARE * settings.alpha  # the last look of a dimension chosen alone
     found = []
     for dimension, counts in sorted(pairs.items()):
