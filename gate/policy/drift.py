@@ -7,14 +7,15 @@ a time, and the dimension is tested on those fresh runs. The design keeps the di
 error at ``alpha``:
 
 1. **Selection reads the first round only.** A dimension is a candidate when at least two of its
-   first-round runs failed, and more often than the other dimensions'  (a case the baseline never passed does not
-   count: its failure is expected); candidates go in order of how unlikely their failures are at
+   first-round runs failed, and more often than the other dimensions' (a case the baseline never
+   passed does not count: its failure is expected); candidates go in order of how unlikely their failures are at
    that overall share (a binomial tail, so three failures of 12 runs come before one of 2). A
    pair its own test found regressed is left out: it fails the gate already, and a dimension
    finding should mean a drop beyond the cases named (without such a pair, the choice is the
    baseline-free one, so the gate's error is still bounded as below). The first takes as many
    rounds as the budget buys (at most ``power_rounds``); another joins only if the budget still
-   buys every chosen one that many. Neither the baseline nor the confirm reruns enter the choice.
+   buys every chosen one that many. Beyond those two exclusions, neither the baseline nor the
+   confirm reruns enter the choice.
 2. **The test reads the fresh runs only**: the exact test stratified by (case, group) of the
    fresh rounds' pass counts against the baseline's. Every run is independent of every other, so
    with no true drop the baseline and the fresh runs are independent of the first round that chose
