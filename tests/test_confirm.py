@@ -87,7 +87,9 @@ def test_a_flake_is_cleared_by_its_reruns(project: Path, monkeypatch: pytest.Mon
     assert document["decision"]["reruns"] == 2
     assert document["decision"]["regressions"] == [{
         "case_id": "B3-QC-01", "group": "A", "outcome": "cleared", "now": {"passed": 2, "judged": 3, "uncertain": 0},
-        "baseline": {"passed": 5, "judged": 5, "uncertain": 0}, "p_value": 0.375, "level": 0.05, "runs_needed": None}]
+        "baseline": {"passed": 5, "judged": 5, "uncertain": 0}, "p_value": 0.375, "level": 0.05, "runs_needed": None,
+        "test": "one-sided Fisher exact test against the baseline, Tarone-corrected over the compared pairs",
+        "detectable_drop": 0.68}]  # three runs against five could see a drop of 68 points, no less
     assert document["metrics"]["cases"]["B3-QC-01"]["groups"]["A"] == "pass"  # 2 of 3: a majority
     assert "flaky" in (project / "gate-results" / "comment.md").read_text(encoding="utf-8").lower()
 

@@ -54,7 +54,8 @@ def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metr
         measured = frozenset(dimension_key(cases[c.case_id]) for c in (consistency.cases if consistency else ()))
         lines = decision.line_findings(computed, thresholds, settings, measured)
         findings += baseline_noise.settle(lines, computed, comparison, cases, settings)
-    pairs = regressions.decide(before, comparison, alpha=settings.alpha, point=settings.mode == "point")
+    pairs = regressions.decide(before, comparison, alpha=settings.alpha, point=settings.mode == "point",
+                               power=settings.power)
     findings += decision.baseline_notes(comparison) + list(notes or [])
     findings += decision.pair_findings(pairs, before, settings)
     entries: list[dict[str, object]] = []

@@ -17,6 +17,7 @@ from pydantic import ConfigDict
 from gate.model import SharedFieldNames
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
+from gate.scoring.power import detectable_drop
 from gate.scoring.stats import fisher_less, fisher_min_attainable, tarone_bonferroni
 from gate.verdict import RunCount
 
@@ -47,13 +48,21 @@ class PairDecision(SharedFieldNames):
     """The corrected significance level the p-value was held to (alpha / K)."""
     runs_needed: int | None = None
     """Inconclusive: about how many more runs like these would decide it (None: more baseline runs)."""
+    detectable_drop: float | None = None
+    """The drop in this pair's pass rate its runs could have detected at ``level`` (decision.power)."""
 
     def as_json(self) -> dict[str, object]:
         return {
             "case_id": self.case_id, "group": self.group, "outcome": self.outcome.value,
+            "test": POINT_TEST if self.p_value is None else TEST,
             "now": self.now.model_dump(), "baseline": self.baseline.model_dump(),
             "p_value": _round(self.p_value), "level": _round(self.level), "runs_needed": self.runs_needed,
+            "detectable_drop": self.detectable_drop,
         }
+
+
+TEST = "one-sided Fisher exact test against the baseline, Tarone-corrected over the compared pairs"
+POINT_TEST = "point: passed every baseline run and fails one now"
 
 
 def _round(value: float | None) -> float | None:
@@ -112,7 +121,8 @@ def runs_needed(before: RunCount, now: RunCount, level: float) -> int | None:
     return None
 
 
-def decide(metrics: Metrics, comparison: Comparison, *, alpha: float, point: bool = False) -> list[PairDecision]:
+def decide(metrics: Metrics, comparison: Comparison, *, alpha: float, point: bool = False,
+           power: float = 0.8) -> list[PairDecision]:
     """A decision for every suspicious pair, in key order.
 
     Confidence mode: regressed when the p-value meets the family's corrected level; inconclusive
@@ -141,7 +151,9 @@ def decide(metrics: Metrics, comparison: Comparison, *, alpha: float, point: boo
         else:
             outcome, needed = PairOutcome.CLEARED, None
         decisions.append(PairDecision(case_id=case_id, group=group, baseline=before, now=now, outcome=outcome,
-                                      p_value=p, level=level, runs_needed=needed))
+                                      p_value=p, level=level, runs_needed=needed,
+                                      detectable_drop=detectable_drop(before.passed, before.judged, now.judged,
+                                                                      level, power)))
     return decisions
 
 
