@@ -39,6 +39,7 @@ class JudgeSettings:
     model: str | None = None
     samples: int | None = None
     fail_under: float | None = None
+    min_agreement: float | None = None
     no_cache: bool = False
     progress: bool | None = None
 
@@ -87,7 +88,7 @@ def load(settings: JudgeSettings) -> Loaded:
     return Loaded(config, judge, case_set, reviews, out_dir, chosen)
 
 
-def _recorded(settings: JudgeSettings, loaded: Loaded) -> list[Trajectory]:
+def recorded(settings: JudgeSettings, loaded: Loaded) -> list[Trajectory]:
     from gate.records import read_trajectories
 
     if settings.results:
@@ -136,7 +137,7 @@ def run_judge(settings: JudgeSettings) -> int:
     check_writable(loaded.out_dir)
     interrupted = False
     if settings.trajectories or settings.results:
-        trajectories = _recorded(settings, loaded)
+        trajectories = recorded(settings, loaded)
     else:
         trajectories, interrupted = _collected(settings, loaded)
     asks = asks_for(loaded.chosen, trajectories, loaded.judge)
@@ -182,6 +183,11 @@ def _report(settings: JudgeSettings, loaded: Loaded, trajectories: list[Trajecto
         first = next(s.error for s in answers.samples.values() if s.error)
         click.echo(f"gate: error: the judge endpoint was unavailable — every sample failed; first: {one_line(first)}",
                    err=True)
+        return EXIT_UNAVAILABLE
+    if not any(r.status in ("pass", "fail") for record in judged.records for r in record.rubrics):
+        first = next((r.detail for record in judged.records for r in record.rubrics), "no verdict was settled")
+        click.echo(f"gate: error: the judge decided none of its {len(asks)} rubric verdicts; first: "
+                   f"{one_line(first)}", err=True)
         return EXIT_UNAVAILABLE
     overall = document.overall.rate
     if settings.fail_under is not None and (overall is None or overall < settings.fail_under):

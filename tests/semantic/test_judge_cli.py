@@ -371,3 +371,21 @@ def test_judge_requests_in_flight_are_held_to_the_descriptors_the_process_may_op
     assert "gate: warning: judge.concurrency 64 needs about" in result.stderr
     assert "more than this process may open (64, ulimit -n): running" in result.stderr
     assert _by_run(document)[0]["rubrics"][0]["votes"] == {"pass": 3, "fail": 0, "error": 0}
+
+
+def test_a_judge_that_decided_nothing_exits_4_though_its_endpoint_answered(project: Path) -> None:
+    answers = {"good": ANSWERS["good"], "cold": ANSWERS["cold"]}
+    result, document, requests = judged(project, lambda a, i: chat("I think it passes."), answers,
+                                        judge_extra="  format_retries: 0\n")
+    assert requests == 2 * 2 * 3  # every sample answered, none with the JSON asked for
+    assert result.exit_code == 4, result.output
+    assert "the judge decided none of its 4 rubric verdicts; first: no majority of 3 samples" in result.output
+    assert document["overall"] == {**document["overall"], "judged": 0, "errors": 4}  # written, errors apart
+
+
+def test_one_decided_verdict_is_not_nothing(project: Path) -> None:
+    answers = {"good": ANSWERS["good"], "cold": ANSWERS["cold"]}
+    result, document, _ = judged(project, lambda a, i: verdict(True) if a.answer == ANSWERS["good"] else chat("hm"),
+                                 answers, judge_extra="  format_retries: 0\n")
+    assert result.exit_code == 0, result.output
+    assert (document["overall"]["judged"], document["overall"]["errors"]) == (2, 2)
