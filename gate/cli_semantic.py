@@ -21,34 +21,42 @@ import click
 @click.option("--url", default=None, help="The judge endpoint (default: judge.url of gate.yaml).")
 @click.option("--model", default=None, help="The judge model (default: judge.model of gate.yaml).")
 @click.option("--samples", type=click.IntRange(1, 15), default=None, help="Samples per verdict (default: judge.samples).")
-@click.option("--calibrate", is_flag=True, help="Judge every case's own labelled examples and report agreement.")
+@click.option("--calibrate", is_flag=True,
+              help="Judge every case's labelled examples and the reviewed runs (of --trajectories, --results or the "
+              "latest check); report agreement per rubric; write the calibration record.")
 @click.option("--fail-under", type=click.FloatRange(0, 1), default=None,
               help="Exit 1 when the judge's pass rate (with --calibrate: its agreement) is under this.")
+@click.option("--min-agreement", type=click.FloatRange(0, 1), default=None,
+              help="With --calibrate: exit 1 when the agreement is under this (default: judge.min_agreement).")
 @click.option("--no-cache", is_flag=True, help="Ask afresh, whatever judge.cache (and agent.cache) say.")
 def judge_command(config_path: str | None, trajectories: str | None, results: str | None, out_dir: str | None,
                   case_ids: tuple[str, ...], tags: tuple[str, ...], all_cases: bool, url: str | None,
                   model: str | None, samples: int | None, calibrate: bool, fail_under: float | None,
-                  no_cache: bool) -> None:
+                  min_agreement: float | None, no_cache: bool) -> None:
     """The semantic tier: judge the rubrics of the selected cases with an LLM (OpenAI-compatible endpoint).
 
     Runs come from --trajectories or --results, or are collected from the agent like `gate check`.
     Writes judge.json, judge.md and review-queue.jsonl (with --calibrate: judge-calibration.json and
-    .md). The PR gate's verdict is untouched unless gate.yaml sets judge.gate. Exits 0 when done,
-    1 under --fail-under, 2 on unusable input, 4 when the endpoint answered no sample, 130 when
-    interrupted (the reports so far are written).
+    .md, and the calibration record judge.gate reads). The PR gate's verdict is untouched unless
+    gate.yaml sets judge.gate. Exits 0 when done, 1 under --fail-under (with --calibrate, or under
+    --min-agreement), 2 on unusable input, 4 when the judge decided nothing (the endpoint answered
+    no sample, or every verdict is an error), 130 when interrupted (the reports so far are written).
     """
     from gate.commands.judge import JudgeSettings
 
     if trajectories and results:
         raise click.UsageError("give --trajectories or --results, not both")
-    if calibrate and (trajectories or results or tags or all_cases):
-        raise click.UsageError("--calibrate judges the case examples: --trajectories, --results, --tag and "
-                               "--all-cases do not apply")
+    if calibrate and (tags or all_cases):
+        raise click.UsageError("--calibrate judges the case examples and reviewed runs: --tag and --all-cases "
+                               "do not apply")
+    if min_agreement is not None and not calibrate:
+        raise click.UsageError("--min-agreement is the calibration's floor: give it with --calibrate")
     if (trajectories or results) and (tags or all_cases):
         raise click.UsageError("--tag and --all-cases choose the cases to collect runs of, not recorded runs")
     settings = JudgeSettings(config=config_path, trajectories=trajectories, results=results, out_dir=out_dir,
                              case_ids=case_ids, tags=tags, all_cases=all_cases, url=url, model=model,
-                             samples=samples, fail_under=fail_under, no_cache=no_cache)
+                             samples=samples, fail_under=fail_under, min_agreement=min_agreement,
+                             no_cache=no_cache)
     if calibrate:
         from gate.commands.calibrate import run_calibrate
 

@@ -117,6 +117,8 @@ class JudgeConfig(ChatOptions):
     samples: int = Field(3, ge=1, le=15)
     """Independent samples per verdict; the majority decides and a split vote goes to review."""
     temperature: float = Field(0.0, ge=0, le=2)
+    sample_temperature: float = Field(0.3, gt=0, le=2)
+    """With samples > 1 and temperature 0, the temperature each sample is asked at: at 0 the samples repeat one vote."""
     seed: int | None = 0
     """Sample i is asked with seed ``seed + i`` (so samples are independent yet reproducible); null: none sent."""
     concurrency: int = Field(4, ge=1, le=64)
@@ -134,8 +136,15 @@ class JudgeConfig(ChatOptions):
     cache is not used in CI, where a pull request could commit entries."""
     price: JudgePrice | None = None
     gate: bool = False
-    """Let the judge's verdicts count in `gate check` (the PR gate): off by default — the judge runs
-    nightly, its verdicts beside the rules'."""
+    """Let the judge's verdicts count in `gate check` (the PR gate) on the rubrics its calibration trusts."""
+    min_agreement: float = Field(0.8, ge=0, le=1)
+    """The calibration floor: `--calibrate` exits 1 under it, and a rubric below it stays advisory."""
+    calibration: str = ".gate/calibration.json"
+    """The calibration record `gate judge --calibrate` writes (commit it) and ``gate: true`` reads."""
+
+    def sampling_temperature(self) -> float:
+        """Each sample's temperature: independent votes need some when several are asked."""
+        return self.sample_temperature if self.samples > 1 and self.temperature == 0 else self.temperature
 
     @field_validator("url")
     @classmethod

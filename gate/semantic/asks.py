@@ -32,7 +32,7 @@ def asks_for(cases: Mapping[str, Case], trajectories: Sequence[Trajectory], judg
 
 
 def judge_info(judge: JudgeConfig, answers: Answers) -> JudgeInfo:
-    return JudgeInfo(url=answers.url, model=judge.model, samples=judge.samples, temperature=judge.temperature,
+    return JudgeInfo(url=answers.url, model=judge.model, samples=judge.samples, temperature=judge.sampling_temperature(),
                      prompt=PROMPT_VERSION)
 
 

@@ -67,7 +67,7 @@ class JudgeClient:
         seed = None if config.seed is None else config.seed + sample
         options = config.request_options()  # only when set: replies cached before keep their keys
         return request_digest({"prompt": PROMPT_VERSION, "url": self._url, "model": config.model,
-                               "temperature": config.temperature, "seed": seed, "sample": sample,
+                               "temperature": config.sampling_temperature(), "seed": seed, "sample": sample,
                                "messages": messages, **({"options": options} if options else {})})
 
     def _headers(self) -> dict[str, str]:
@@ -86,7 +86,8 @@ class JudgeClient:
         hint = f" (is ${config.api_key_env} set and valid?)"
         for _ in range(config.format_retries + 1):
             seed = None if config.seed is None else config.seed + sample
-            body = request_body(config, model=config.model, messages=transcript, temperature=config.temperature, seed=seed)
+            body = request_body(config, model=config.model, messages=transcript,
+                                temperature=config.sampling_temperature(), seed=seed)
 
             async def attempt(body: dict[str, Any] = body) -> dict[str, Any]:
                 return await post_json(self._http.client, self._url, body, self._headers(), timeout_s=config.timeout_s,

@@ -141,8 +141,11 @@ class CalibrationItem(_Model):
     note: str | None = None
     expected: Literal["pass", "fail"]
     judge: Verdict
-    agrees: bool
+    agrees: bool | None
+    """None when the judge gave no verdict (an error, counted apart from disagreements)."""
     detail: str
+    source: Literal["example", "human"] = "example"
+    """The label's origin: the case file's example, or a human verdict on a real run (the reviews file)."""
 
 
 class CalibrationRubric(_Model):
@@ -154,6 +157,14 @@ class CalibrationRubric(_Model):
     """Examples that do not decide this rubric (a combinator passes or fails whatever it says)."""
     flagged: bool
     """The judge got at least one of the rubric's own examples wrong (or could not answer)."""
+    errors: int = 0
+    """Labels the judge gave no verdict on (not counted in ``agreement``)."""
+    human: int = 0
+    """Labels that are human verdicts on real runs."""
+    agreement: Rate | None = None
+    """Agreed of decided, with its interval."""
+    trust: Literal["calibrated", "below the floor"] | None = None
+    """What ``judge.gate`` makes of it: agreed of every label asked against ``judge.min_agreement``."""
 
 
 class CalibrationDocument(_Model):
@@ -168,6 +179,9 @@ class CalibrationDocument(_Model):
     items: tuple[CalibrationItem, ...]
     usage: Usage
     interrupted: bool = False
+    min_agreement: float | None = None
+    record: str | None = None
+    """The calibration record written (``judge.calibration``), or None when none was."""
 
 
 class QueueEntry(_Model):

@@ -78,10 +78,12 @@ def render_calibration(document: CalibrationDocument) -> str:
         lines += ["> [!WARNING]", "> Calibration was interrupted: the agreement is partial.", ""]
     lines += [f"**Agreement with the case examples: {_rate(document.agreement)}** · {len(flagged)} of "
               f"{len(document.rubrics)} rubrics flagged · `{inline(document.judge.model, 60)}`, "
-              f"{document.judge.samples} samples each", "",
-              "| Case | Rubric | Agreed | Flagged |", "|---|---|---|---|"]
+              f"{document.judge.samples} samples each · floor {pct(document.min_agreement)}", "",
+              "| Case | Rubric | Agreed | Flagged | Agreement of decided | Errors | Human labels | Trust |",
+              "|---|---|---|---|---|---|---|---|"]
     lines += [f"| {r.case_id} | `{r.rubric}` | {r.agreed}/{r.examples}"
-              f"{f' ({r.undetermined} undetermined)' if r.undetermined else ''} | {'⚠️ yes' if r.flagged else 'no'} |"
+              f"{f' ({r.undetermined} undetermined)' if r.undetermined else ''} | {'⚠️ yes' if r.flagged else 'no'} | "
+              f"{_rate(r.agreement) if r.agreement else '—'} | {r.errors} | {r.human} | {r.trust or '—'} |"
               for r in document.rubrics]
     if document.disagreements:
         lines += ["", f"<details open><summary><b>Disagreements</b> ({len(document.disagreements)})</summary>", ""]
@@ -89,6 +91,7 @@ def render_calibration(document: CalibrationDocument) -> str:
                   f"expected {d.expected}, judge {d.judge} — {inline(d.detail, 240)}"
                   for d in document.disagreements[:MAX_LISTED]]
         lines += [*_more(len(document.disagreements)), "", "</details>"]
+    record = f" · record {inline(document.record, 120)}" if document.record else " · no calibration record written"
     lines += ["", f"<sub>{_usage(document.usage)} · each example judged without its own label among the "
-              f"examples shown</sub>", ""]
+              f"examples shown{record}</sub>", ""]
     return "\n".join(lines)

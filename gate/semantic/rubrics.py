@@ -69,9 +69,15 @@ def expected_status(rubric: Rubric, example: Example) -> Status | None:
     its constraint in ``fails``), and for a rubric in a combinator when only one of its two verdicts
     gives the constraint the status the example expects; None when the example does not decide it."""
     wanted = Status.FAIL if rubric.constraint_id in example.fails else Status.PASS
+    return deciding_status(rubric, example_trajectory(rubric.case, example), wanted)
+
+
+def deciding_status(rubric: Rubric, trajectory: Trajectory, wanted: Status) -> Status | None:
+    """The rubric's verdict that alone gives its constraint the status ``wanted`` on ``trajectory``
+    (a human's verdict on a constraint, or an example's label), or None when both or neither do."""
     if rubric.alone:
         return wanted
-    subject = Subject(example_trajectory(rubric.case, example))
+    subject = Subject(trajectory)
     fits = [status for status in (Status.PASS, Status.FAIL)
             if outcome_of(rubric.constraint, subject, {id(rubric.node): Outcome(status=status, detail="")}).status
             is wanted]

@@ -74,13 +74,14 @@ def test_fail_under_reads_the_agreement(tmp_path: Path) -> None:
     with judge_mocked(lambda asked, index: verdict(True)) as server:
         (tmp_path / "gate.yaml").write_text(config_text(server.url), encoding="utf-8")
         result = CliRunner().invoke(main, ["judge", "--calibrate", "--samples", "1", "--case", "B3-FC-04",
-                                           "--fail-under", "0.9", "--config", str(tmp_path / "gate.yaml"),
+                                           "--fail-under", "0.9", "--min-agreement", "0", "--config",
+                                           str(tmp_path / "gate.yaml"),
                                            "--out", str(tmp_path / "out")])
     assert result.exit_code == 1 and "agreement 75.0% is under --fail-under 90.0%" in result.output, result.output
 
 
-def test_calibration_takes_no_recorded_runs() -> None:
-    result = CliRunner().invoke(main, ["judge", "--calibrate", "--trajectories", "x.jsonl"])
+def test_calibration_collects_no_runs() -> None:
+    result = CliRunner().invoke(main, ["judge", "--calibrate", "--all-cases"])
     assert result.exit_code == 2 and "--calibrate judges the case examples" in result.output
 
 
