@@ -66,13 +66,14 @@ def _checked(settings: CheckSettings, stops: StopRequests) -> tuple[GateReport, 
             trajectories, verdicts, interrupted, more = more_rounds(config, case_set, base, trajectories, verdicts,
                                                                     stops, keep=spool.keep)
             cached += more
-        verdicts, judge_stopped = settled_verdicts(config, case_set, trajectories, verdicts, reviews, stops=stops)
-        interrupted = interrupted or judge_stopped
+        settled = settled_verdicts(config, case_set, trajectories, verdicts, reviews, stops=stops)
+        verdicts, interrupted = settled.verdicts, interrupted or settled.interrupted
+        trust = settled.trust if gating_judge(config) is not None else None
 
         def reported(interrupted: bool) -> GateReport:
             report = build_report(settings, case_set, trajectories, base=base, interrupted=interrupted,
                                   verdicts=verdicts, notes=notes, stops=stops, readings=readings)
-            return dataclasses.replace(report, wall_s=time.monotonic() - started, cached=cached)
+            return dataclasses.replace(report, wall_s=time.monotonic() - started, cached=cached, judge_trust=trust)
 
         report = reported(interrupted)
         paths = write_reports(report, settings.out_dir, trajectories)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from gate.commentmark import COMMENT_MARKER
 from gate.percent import percent
 from gate.policy.thresholds import Finding, Level
+from gate.report.judge_trust import trust_section
 from gate.report.markdown_safe import inline, own
 from gate.report.model import GateReport
 from gate.report.needs_look import needs_a_look_section
@@ -267,7 +268,7 @@ def render(report: GateReport, *, with_marker: bool = True) -> str:
     """The comment body; detail sections are dropped from the end until it fits."""
     head = [_marker(), ""] if with_marker else []
     head += [verdict_line(report), "", *verdict_note(report), *context_line(report), *cache_line(report),
-             *sources_line(report)]
+             *sources_line(report), *trust_section(report.judge_trust)]
     sections: list[Callable[[GateReport], list[str]]] = [
         newly_failing_section, lambda r: findings_section(r.findings), needs_a_look_section, moved_section,
         newly_passing_section,

@@ -10,6 +10,7 @@ from gate.case import Case
 from gate.config import DecisionConfig, JunitConfig
 from gate.policy.regressions import PairDecision
 from gate.policy.thresholds import Finding, Level, Verdict, verdict_of
+from gate.report.judge_trust import RubricTrust
 from gate.results import results_head, results_text
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
@@ -57,6 +58,8 @@ class GateReport:
     wall_s: float | None = None
     """How long the run took, agent calls to judging (JUnit's total time); None when not measured."""
     """Where the gate ran: ``commit`` and ``run_url`` on GitHub Actions."""
+    judge_trust: tuple[RubricTrust, ...] | None = None
+    """Under ``judge.gate: true``: each rubric the judge was asked about and whether its verdicts counted."""
 
     @property
     def verdict(self) -> Verdict:

@@ -1,32 +1,43 @@
 """The semantic tier inside `gate check`: human reviews always override their trajectories'
-verdicts; the judge's verdicts count only when gate.yaml sets ``judge.gate: true``."""
+verdicts; under ``judge.gate: true`` the judge's verdicts count only on the rubrics its current
+calibration trusts (gate.semantic.trust) — on the others they are advisory, reported, never counted."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from gate.config import GateConfig, JudgeConfig
 from gate.interrupts import StopRequests
 from gate.loader import CaseSet
 from gate.records import Kept
+from gate.report.judge_trust import RubricTrust, Trust
 from gate.semantic.reviews import Reviews, apply_reviews
-from gate.verdict import RunVerdict
+from gate.semantic.trust import load_record, trust_of
+from gate.verdict import RunVerdict, Status
+
+
+@dataclass(frozen=True)
+class Settled:
+    verdicts: list[RunVerdict]
+    interrupted: bool = False
+    trust: tuple[RubricTrust, ...] = field(default=())
 
 
 def gating_judge(config: GateConfig) -> JudgeConfig | None:
-    """The judge whose verdicts count in `gate check` (``judge.gate: true``), or None."""
+    """The judge asked in `gate check` (``judge.gate: true``), or None."""
     return config.judge if config.judge is not None and config.judge.gate else None
 
 
 def settled_verdicts(config: GateConfig, case_set: CaseSet, runs: Sequence[Kept],
                      verdicts: list[RunVerdict], reviews: Reviews, *, progress: bool | None = None,
-                     stops: StopRequests | None = None) -> tuple[list[RunVerdict], bool]:
-    """``verdicts`` with human reviews applied and, under ``judge.gate``, every rubric settled by the
-    judge; and whether a stop interrupted the judge (its unjudged runs keep their rule verdicts;
-    after a stop already made, the judge is asked nothing)."""
+                     stops: StopRequests | None = None) -> Settled:
+    """``verdicts`` with human reviews applied and, under ``judge.gate``, every rubric the calibration
+    trusts settled by the judge; each judged rubric's trust; whether a stop interrupted the judge (its
+    unjudged runs keep their rule verdicts; after a stop already made, the judge is asked nothing)."""
     judge = gating_judge(config)
     if judge is None:
-        return apply_reviews(verdicts, runs, reviews), False
+        return Settled(apply_reviews(verdicts, runs, reviews))
     from gate.semantic.asks import asks_for
     from gate.semantic.assemble import judge_runs, settle
     from gate.semantic.engine import ask_all
@@ -34,12 +45,25 @@ def settled_verdicts(config: GateConfig, case_set: CaseSet, runs: Sequence[Kept]
     trajectories = [run.whole() for run in runs]  # the judge's prompts quote the answers
     asks = asks_for(case_set.cases, trajectories, judge)
     if not asks:
-        return apply_reviews(verdicts, trajectories, reviews), False
+        return Settled(apply_reviews(verdicts, trajectories, reviews))
     answers = ask_all(asks, judge, config.resolve("."), progress=progress, stops=stops)
-    judged = judge_runs(case_set.cases, trajectories, asks, settle(asks, answers, judge.samples), reviews,
+    settled = settle(asks, answers, judge.samples)
+    record = load_record(config.resolve(judge.calibration))
+    trust = {id(ask): trust_of(record, judge, ask.rubric) for ask in asks}
+    counted = [(ask, found) for ask, found in zip(asks, settled, strict=True) if trust[id(ask)] == "calibrated"]
+    judged = judge_runs(case_set.cases, trajectories, [a for a, _ in counted], [s for _, s in counted], reviews,
                         config.judging.budget_s)
     by_run = {(v.case_id, v.group, v.run): v for v in judged.full_verdicts}
     rest = apply_reviews([v for v in verdicts if (v.case_id, v.group, v.run) not in by_run], trajectories, reviews)
     reviewed = {(v.case_id, v.group, v.run): v for v in rest}
-    return [by_run.get(key) or reviewed[key] for key in ((v.case_id, v.group, v.run) for v in verdicts)], \
-        answers.interrupted
+    final = [by_run.get(key) or reviewed[key] for key in ((v.case_id, v.group, v.run) for v in verdicts)]
+    tallies: dict[tuple[str, str], list[Status]] = {}
+    kinds: dict[tuple[str, str], Trust] = {}
+    for ask, found in zip(asks, settled, strict=True):
+        key = (ask.rubric.case.id, ask.rubric.key)
+        kinds[key] = trust[id(ask)]
+        tallies.setdefault(key, []).extend([] if found is None else [found.tally.status])
+    lines = tuple(RubricTrust(case_id, rubric, kinds[(case_id, rubric)], statuses.count(Status.PASS),
+                              statuses.count(Status.FAIL), statuses.count(Status.ERROR))
+                  for (case_id, rubric), statuses in sorted(tallies.items()))
+    return Settled(final, answers.interrupted, lines)

@@ -29,18 +29,34 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _check(project: Path, gate: bool, shown: list[list[str]] | None = None) -> tuple[int, int, dict[str, Any], str]:
-    """Exit code, requests to the judge, results.json and comment.md of a check; ``shown``: gets the
-    labelled examples each request showed."""
-    shown = [] if shown is None else shown
-    def script(asked: Asked, index: int) -> Reply:
-        return verdict(asked.answer != ANSWERS["cold"], "命令口吻" if asked.answer == ANSWERS["cold"] else "友好")
+def _script(asked: Asked, index: int) -> Reply:
+    return verdict(asked.answer != ANSWERS["cold"], "命令口吻" if asked.answer == ANSWERS["cold"] else "友好")
 
+
+def _write_config(project: Path, url: str, gate: bool, judge_extra: str = "") -> None:
+    agent = f"  adapter: replay\n  trajectories: {project / 'runs.jsonl'}\n"
+    (project / "gate.yaml").write_text(
+        config_text(url, cases="cases", agent=agent, judge_extra=f"  gate: {str(gate).lower()}\n{judge_extra}",
+                    extra=POINT), encoding="utf-8")
+
+
+def _calibrate(project: Path, script: Any = _script, judge_extra: str = "") -> None:
+    """Calibrate the judge on the case's examples: it writes the record `judge.gate` reads."""
     with judge_mocked(script) as server:
-        agent = f"  adapter: replay\n  trajectories: {project / 'runs.jsonl'}\n"
-        (project / "gate.yaml").write_text(
-            config_text(server.url, cases="cases", agent=agent, judge_extra=f"  gate: {str(gate).lower()}\n",
-                        extra=POINT), encoding="utf-8")
+        _write_config(project, server.url, True, judge_extra)
+        result = CliRunner().invoke(main, ["judge", "--calibrate", "--min-agreement", "0"])
+    assert result.exit_code == 0, result.output
+
+
+def _check(project: Path, gate: bool, shown: list[list[str]] | None = None, *, calibrated: bool = True,
+           judge_extra: str = "") -> tuple[int, int, dict[str, Any], str]:
+    """Exit code, requests to the judge, results.json and comment.md of a check (the judge calibrated
+    first unless told not to); ``shown``: gets the labelled examples each request showed."""
+    shown = [] if shown is None else shown
+    if gate and calibrated:
+        _calibrate(project, judge_extra=judge_extra)
+    with judge_mocked(_script) as server:
+        _write_config(project, server.url, gate, judge_extra)
         result = CliRunner().invoke(main, ["check"])
         shown.extend(asked(seen).examples for seen in server.seen)
     results = json.loads((project / "gate-results" / "results.json").read_text(encoding="utf-8"))
@@ -66,6 +82,8 @@ def test_with_judge_gate_the_judges_verdicts_count_and_say_whose_they_are(projec
     assert (by[("A", "friendly")]["status"], by[("A", "friendly")]["source"]) == ("pass", "judge")
     assert "source" not in by[("B", "exactly_3")]
     assert "4 rubric verdict(s) come from the LLM judge (`judge.gate: true`)" in comment
+    assert "count on the 2 of 2 judged rubrics whose calibration holds" in comment
+    assert "| B3-QC-09 | friendly | calibrated | yes | 1 pass · 1 fail |" in comment
     assert "❌ **agent-gate failed**" in comment
     junit = (project / "gate-results" / "junit.xml").read_text(encoding="utf-8")
     assert "decided by the LLM judge: B run 0: friendly [fail] 0 pass · 3 fail: 命令口吻" in junit
@@ -97,3 +115,48 @@ def test_after_a_stop_the_judge_is_asked_nothing(project: Path, monkeypatch: pyt
     code, asked, results, _ = _check(project, gate=True)
     assert (code, asked) == (130, 0)
     assert results["interrupted"] is True and results["passed"] is False
+
+
+def test_a_judge_with_no_calibration_cannot_change_the_exit_code_and_the_comment_says_so(project: Path) -> None:
+    code, asked, results, comment = _check(project, gate=True, calibrated=False)
+    assert (code, asked) == (0, 2 * 2 * 3)  # asked, reported, not counted
+    by = {(r["group"], c["id"]): c for r in results["results"] for c in r["constraints"]}
+    assert by[("B", "friendly")]["status"] == "skipped" and "source" not in by[("B", "friendly")]
+    assert "no current calibration for any of the 2 rubrics it judged: it cannot change the exit code" in comment
+    assert "| B3-QC-09 | friendly | uncalibrated | advisory | 1 pass · 1 fail |" in comment
+
+
+def test_a_rubric_edit_makes_its_calibration_stale(project: Path) -> None:
+    from tests.semantic.cases import RUBRIC
+
+    _calibrate(project)
+    case_file = project / "cases" / "b3" / "B3-QC-09.yaml"
+    text = case_file.read_text(encoding="utf-8")
+    case_file.write_text(text.replace(f"{{id: friendly, judge: '{RUBRIC}'}}", "{id: friendly, judge: '语气友好'}"),
+                         encoding="utf-8")
+    code, _, results, comment = _check(project, gate=True, calibrated=False)
+    by = {(r["group"], c["id"]): c for r in results["results"] for c in r["constraints"]}
+    assert by[("B", "friendly")]["status"] == "skipped"  # advisory: the edited rubric was never calibrated
+    assert (by[("B", "three_and_friendly")]["status"], by[("B", "three_and_friendly")]["source"]) == ("fail", "judge")
+    assert code == 1
+    assert "| B3-QC-09 | friendly | stale | advisory | 1 pass · 1 fail |" in comment
+    assert "| B3-QC-09 | three\\_and\\_friendly/all\\_of\\[1\\] | calibrated | yes |" in comment
+
+
+def test_another_judge_model_finds_every_calibration_stale(project: Path) -> None:
+    _calibrate(project)
+    with judge_mocked(_script) as server:
+        _write_config(project, server.url, True)
+        text = (project / "gate.yaml").read_text(encoding="utf-8")
+        (project / "gate.yaml").write_text(text.replace("model: stand-in", "model: stand-in-2"), encoding="utf-8")
+        result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 0, result.output
+    comment = (project / "gate-results" / "comment.md").read_text(encoding="utf-8")
+    assert comment.count("| stale | advisory |") == 2
+
+
+def test_a_rubric_below_the_floor_stays_advisory(project: Path) -> None:
+    _calibrate(project, script=lambda asked, index: verdict(True))  # passes the cold example: 3 of 4, 2 of 3
+    code, _, _, comment = _check(project, gate=True, calibrated=False)
+    assert code == 0
+    assert comment.count("| below the floor | advisory |") == 2
