@@ -152,6 +152,13 @@ def preflight(settings: CheckSettings, case_set: CaseSet, *, run: bool = True) -
         warnings += reviews.stale(case_set.cases)
     except GateError as exc:
         problems += exc.problems
+    if config.judge is not None and config.judge.gate:
+        from gate.semantic.trust import load_record
+
+        try:  # the record judge.gate trusts: a malformed one is refused before any agent call
+            load_record(config.resolve(config.judge.calibration))
+        except GateError as exc:
+            problems += exc.problems
     if not run:
         warnings += [f"{problem} (`gate check` refuses to start without it)"
                      for problem in environment_problems(config.agent, config.place)]

@@ -74,6 +74,8 @@ def load_record(path: Path) -> CalibrationRecord | None:
         return None
     try:
         return CalibrationRecord.model_validate_json(path.read_bytes())
+    except OSError as exc:
+        raise GateError(f"cannot read the calibration record: {exc.strerror or exc}", where=str(path)) from None
     except ValidationError as exc:
         raise GateError(f"not a calibration record ({RECORD_SCHEMA}): {first_problem(exc)}", where=str(path)) from None
 

@@ -160,3 +160,16 @@ def test_a_rubric_below_the_floor_stays_advisory(project: Path) -> None:
     code, _, _, comment = _check(project, gate=True, calibrated=False)
     assert code == 0
     assert comment.count("| below the floor | advisory |") == 2
+
+
+def test_a_malformed_calibration_record_is_refused_before_any_agent_call(project: Path) -> None:
+    (project / ".gate").mkdir()
+    (project / ".gate" / "calibration.json").write_text('{"schema": "gate.judge-calibration-record/v1"}',
+                                                        encoding="utf-8")
+    with judge_mocked(_script) as server:
+        _write_config(project, server.url, True)
+        result = CliRunner().invoke(main, ["check"])
+        assert server.seen == []
+    assert result.exit_code == 2, result.output
+    assert ".gate/calibration.json" in result.output and "not a calibration record" in result.output
+    assert "Traceback" not in result.output
