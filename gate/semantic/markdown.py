@@ -41,6 +41,8 @@ def render_judge(document: JudgeDocument, queue: list[QueueEntry]) -> str:
     head = (f"**{len(failed)} of {len(document.constraints)} rubric verdicts failed** · overall "
             f"{_rate(document.overall)} · {info.samples} samples each by `{inline(info.model, 60)}` · "
             f"{split} split votes · {len(queue)} queued for review")
+    if errors:
+        head += f" · **{len(errors)} undecided** (judge errors, counted apart from the verdicts)"
     if human:
         head += f" · {human} decided by human review"
     lines = ["## agent-gate · LLM judge", ""]

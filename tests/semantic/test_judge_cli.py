@@ -381,6 +381,8 @@ def test_a_judge_that_decided_nothing_exits_4_though_its_endpoint_answered(proje
     assert result.exit_code == 4, result.output
     assert "the judge decided none of its 4 rubric verdicts; first: no majority of 3 samples" in result.output
     assert document["overall"] == {**document["overall"], "judged": 0, "errors": 4}  # written, errors apart
+    markdown = (project / "gate-results" / "judge.md").read_text(encoding="utf-8")
+    assert "**0 of 4 rubric verdicts failed**" in markdown and "· **4 undecided** (judge errors" in markdown
 
 
 def test_one_decided_verdict_is_not_nothing(project: Path) -> None:
