@@ -18,7 +18,9 @@ from gate.verdict import RunVerdict, Status
 
 
 @dataclass(frozen=True)
-class Settled:
+class Gated:
+    """What the semantic tier made of a check's verdicts."""
+
     verdicts: list[RunVerdict]
     interrupted: bool = False
     trust: tuple[RubricTrust, ...] = field(default=())
@@ -31,13 +33,13 @@ def gating_judge(config: GateConfig) -> JudgeConfig | None:
 
 def settled_verdicts(config: GateConfig, case_set: CaseSet, runs: Sequence[Kept],
                      verdicts: list[RunVerdict], reviews: Reviews, *, progress: bool | None = None,
-                     stops: StopRequests | None = None) -> Settled:
+                     stops: StopRequests | None = None) -> Gated:
     """``verdicts`` with human reviews applied and, under ``judge.gate``, every rubric the calibration
     trusts settled by the judge; each judged rubric's trust; whether a stop interrupted the judge (its
     unjudged runs keep their rule verdicts; after a stop already made, the judge is asked nothing)."""
     judge = gating_judge(config)
     if judge is None:
-        return Settled(apply_reviews(verdicts, runs, reviews))
+        return Gated(apply_reviews(verdicts, runs, reviews))
     from gate.semantic.asks import asks_for
     from gate.semantic.assemble import judge_runs, settle
     from gate.semantic.engine import ask_all
@@ -45,10 +47,10 @@ def settled_verdicts(config: GateConfig, case_set: CaseSet, runs: Sequence[Kept]
     trajectories = [run.whole() for run in runs]  # the judge's prompts quote the answers
     asks = asks_for(case_set.cases, trajectories, judge)
     if not asks:
-        return Settled(apply_reviews(verdicts, trajectories, reviews))
+        return Gated(apply_reviews(verdicts, trajectories, reviews))
+    record = load_record(config.resolve(judge.calibration))
     answers = ask_all(asks, judge, config.resolve("."), progress=progress, stops=stops)
     settled = settle(asks, answers, judge.samples)
-    record = load_record(config.resolve(judge.calibration))
     trust = {id(ask): trust_of(record, judge, ask.rubric) for ask in asks}
     counted = [(ask, found) for ask, found in zip(asks, settled, strict=True) if trust[id(ask)] == "calibrated"]
     judged = judge_runs(case_set.cases, trajectories, [a for a, _ in counted], [s for _, s in counted], reviews,
@@ -66,4 +68,4 @@ def settled_verdicts(config: GateConfig, case_set: CaseSet, runs: Sequence[Kept]
     lines = tuple(RubricTrust(case_id, rubric, kinds[(case_id, rubric)], statuses.count(Status.PASS),
                               statuses.count(Status.FAIL), statuses.count(Status.ERROR))
                   for (case_id, rubric), statuses in sorted(tallies.items()))
-    return Settled(final, answers.interrupted, lines)
+    return Gated(final, answers.interrupted, lines)
