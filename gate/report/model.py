@@ -115,6 +115,9 @@ class GateReport:
                          "dimensions": self.dimension_decisions,
                          "regressions": [d.as_json() for d in self.regressions]},
         }
+        if self.judge_trust is not None:  # only under judge.gate: results.json is otherwise unchanged
+            extra["judge_trust"] = [{"case_id": t.case_id, "rubric": t.rubric, "trust": t.trust, "counted": t.counted,
+                                     "pass": t.passed, "fail": t.failed, "error": t.errors} for t in self.judge_trust]
         metrics = self.metrics.as_json()
         for case_id, states in self.states().items():
             metrics["cases"][case_id]["states"] = states  # type: ignore[index]

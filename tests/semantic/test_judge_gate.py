@@ -65,7 +65,7 @@ def _check(project: Path, gate: bool, shown: list[list[str]] | None = None, *, c
 
 def test_by_default_the_judge_is_never_asked_and_rubrics_stay_unjudged(project: Path) -> None:
     code, asked, results, comment = _check(project, gate=False)
-    assert (code, asked) == (0, 0)
+    assert (code, asked) == (0, 0) and "judge_trust" not in results
     statuses = {(r["group"], c["id"]): c["status"] for r in results["results"] for c in r["constraints"]}
     assert statuses[("B", "friendly")] == "skipped"
     assert "LLM judge" not in comment
@@ -140,6 +140,8 @@ def test_a_rubric_edit_makes_its_calibration_stale(project: Path) -> None:
     assert (by[("B", "three_and_friendly")]["status"], by[("B", "three_and_friendly")]["source"]) == ("fail", "judge")
     assert code == 1
     assert "| B3-QC-09 | friendly | stale | advisory | 1 pass · 1 fail |" in comment
+    assert {(t["rubric"], t["trust"], t["counted"]) for t in results["judge_trust"]} == {
+        ("friendly", "stale", False), ("three_and_friendly/all_of[1]", "calibrated", True)}
     assert "| B3-QC-09 | three\\_and\\_friendly/all\\_of\\[1\\] | calibrated | yes |" in comment
 
 
@@ -173,3 +175,10 @@ def test_a_malformed_calibration_record_is_refused_before_any_agent_call(project
     assert result.exit_code == 2, result.output
     assert ".gate/calibration.json" in result.output and "not a calibration record" in result.output
     assert "Traceback" not in result.output
+
+
+def test_results_with_the_judges_trust_are_still_results(project: Path) -> None:
+    from gate.results import ResultsFile
+
+    _, _, results, _ = _check(project, gate=True)
+    assert ResultsFile.model_validate(results).model_dump(by_alias=True)["schema"] == "gate.results/v1"
