@@ -78,7 +78,9 @@ def render_calibration(document: CalibrationDocument) -> str:
     lines = ["## agent-gate · judge calibration", ""]
     if document.interrupted:
         lines += ["> [!WARNING]", "> Calibration was interrupted: the agreement is partial.", ""]
-    lines += [f"**Agreement with the case examples: {_rate(document.agreement)}** · {len(flagged)} of "
+    human = sum(r.human for r in document.rubrics)
+    labels = f"the labels ({human} human verdicts on real runs)" if human else "the case examples"
+    lines += [f"**Agreement with {labels}: {_rate(document.agreement)}** · {len(flagged)} of "
               f"{len(document.rubrics)} rubrics flagged · `{inline(document.judge.model, 60)}`, "
               f"{document.judge.samples} samples each · floor {pct(document.min_agreement)}", "",
               "| Case | Rubric | Agreed | Flagged | Agreement of decided | Errors | Human labels | Trust |",

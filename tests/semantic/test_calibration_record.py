@@ -125,7 +125,7 @@ def test_human_verdicts_on_real_runs_calibrate_each_rubric_beside_the_examples(p
     _reviews(project, [(WARM, "friendly", "pass"), (BLUNT, "friendly", "fail"), (BLUNT, "three_and_friendly", "fail")])
     runs = _runs(project / "runs.jsonl", [WARM, BLUNT, BLUNT, ANSWERS["good"]])  # BLUNT twice: one label
     result, _ = calibrate(project, _friendly, "--trajectories", str(runs))
-    assert result.exit_code == 0, result.output  # 9 of 10 overall
+    assert result.exit_code == 0, result.output  # 8 of 10 overall: at the floor
     found = document(project)
     rubrics = {r["rubric"]: r for r in found["rubrics"]}
     assert (rubrics["friendly"]["agreed"], rubrics["friendly"]["examples"], rubrics["friendly"]["human"]) == (5, 6, 2)
@@ -135,6 +135,8 @@ def test_human_verdicts_on_real_runs_calibrate_each_rubric_beside_the_examples(p
     assert {(d["rubric"], d["expected"], d["judge"]) for d in human} == {("friendly", "fail", "pass"),
                                                                           ("three_and_friendly/all_of[1]", "fail", "pass")}
     assert "labels (3 human verdicts on real runs)" in result.output
+    markdown = (project / "gate-results" / "judge-calibration.md").read_text(encoding="utf-8")
+    assert "**Agreement with the labels (3 human verdicts on real runs): 80.0% (8/10)" in markdown
     assert {r["rubric"]: r["human"] for r in record(project)["rubrics"]} == {"friendly": 2,
                                                                              "three_and_friendly/all_of[1]": 1}
 
