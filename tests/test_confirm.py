@@ -39,8 +39,8 @@ def _case(case_id: str) -> str:
 IDS = ["B3-QC-01", "B3-QC-02", "B3-QC-03"]
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def write_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, decision: dict[str, object]) -> Path:
+    """The three QC cases and the flaky agent in ``tmp_path`` (the working directory), with ``decision``."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "flaky_agent.py").write_text(AGENT, encoding="utf-8")
@@ -49,10 +49,14 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for cid in IDS:
         (cases / f"{cid}.yaml").write_text(_case(cid), encoding="utf-8")
     config = {"cases": {"path": "cases", "tags": ["golden"]},
-              "agent": {"adapter": "python", "function": "flaky_agent:run", "cache": False},
-              "decision": {"confirm_runs": 4}}
+              "agent": {"adapter": "python", "function": "flaky_agent:run", "cache": False}, "decision": decision}
     (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
     return tmp_path
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return write_project(tmp_path, monkeypatch, {"confirm_runs": 4})
 
 
 def invoke(*args: str) -> tuple[int, str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_confirm import AGENT, IDS, _case, calls, invoke
+from tests.test_confirm import IDS, calls, invoke, write_project
 
 BUDGET = 3.0
 """Three times the first round's 6 calls: 12 more, two rounds of the dimension's 6 pairs."""
@@ -16,17 +16,7 @@ BUDGET = 3.0
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    (tmp_path / "flaky_agent.py").write_text(AGENT, encoding="utf-8")
-    cases = tmp_path / "cases" / "b3"
-    cases.mkdir(parents=True)
-    for cid in IDS:
-        (cases / f"{cid}.yaml").write_text(_case(cid), encoding="utf-8")
-    config = {"cases": {"path": "cases", "tags": ["golden"]},
-              "agent": {"adapter": "python", "function": "flaky_agent:run", "cache": False},
-              "decision": {"confirm_runs": 0, "budget": BUDGET}}
-    (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+    write_project(tmp_path, monkeypatch, {"confirm_runs": 0, "budget": BUDGET})
     assert invoke("baseline", "update", "--runs")[0] == 0
     calls()
     return tmp_path
