@@ -10,6 +10,7 @@ from gate.checkers.base import CountBounds, Params, checker, quote
 from gate.subject import Subject
 from gate.text import units
 from gate.text.item import Item, ItemList
+from gate.text.twice import named_twice
 from gate.verdict import Outcome, Reading, Status
 
 if TYPE_CHECKING:
@@ -54,6 +55,12 @@ def items_count(subject: Subject, params: ItemsCountParams) -> Outcome:
         return _two_counts(params, names, f"{len(found)} or {one_each} items ({found.source}): {joins}",
                            ("a slash between two names offers both", "each side names a pick of its own"),
                            (one_each, "each entry one pick", "a slash may name one thing two ways"))
+    twice = named_twice(names)  # "索尼 WH-1000XM5" and later "Sony 1000XM5": one product, two lines
+    if twice and params.admits(len(found)) != params.admits(len(found) - twice):
+        return _two_counts(params, names, f"{len(found)} or {len(found) - twice} items ({found.source}): "
+                           f"{twice} {'entry names' if twice == 1 else 'entries name'} a product an earlier entry already named",
+                           ("every entry one pick", "the names differ"),
+                           (len(found) - twice, "a product named twice counted once", "the same model under another name"))
     named = len(found) - found.unread_picks  # an ordinal that announces a pick it does not name
     if found.unread_picks and params.admits(len(found)) != params.admits(named):
         last = quote(found.items[-1].name, 16)
