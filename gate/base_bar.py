@@ -61,21 +61,29 @@ def _blobs(cwd: Path, ref: str, paths: list[str]) -> dict[str, bytes]:
     return found
 
 
-def read(config_file: Path, ref: str) -> BaseBar | None:
-    """The bar at ``ref``; None when the base has no such gate.yaml yet (nothing to lower)."""
+def file_at(path: Path, ref: str) -> bytes | None:
+    """The bytes ``path`` has at commit ``ref``; None when it does not exist there. Unreadable when
+    ``ref`` is no commit of this checkout or git cannot run."""
     if ref.startswith("-"):
         raise Unreadable(f"'{ref}' is not a git revision")
-    cwd = config_file.resolve().parent
-    name = config_file.name
+    cwd = path.resolve().parent
     try:
         _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], cwd)
     except Unreadable:
         raise Unreadable(f"no commit {ref[:12]} in this checkout: a shallow clone, or another repository") from None
-    if not _blobs(cwd, ref, [name]):
+    return _blobs(cwd, ref, [path.name]).get(path.name)
+
+
+def read(config_file: Path, ref: str) -> BaseBar | None:
+    """The bar at ``ref``; None when the base has no such gate.yaml yet (nothing to lower)."""
+    text = file_at(config_file, ref)
+    if text is None:
         return None
+    cwd = config_file.resolve().parent
+    name = config_file.name
     with tempfile.TemporaryDirectory(prefix="gate-base-") as scratch:
         root = Path(scratch)
-        (root / name).write_bytes(_blobs(cwd, ref, [name])[name])
+        (root / name).write_bytes(text)
         try:
             config = load_config(root / name)
         except GateError as exc:

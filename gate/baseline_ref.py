@@ -11,10 +11,10 @@ used and a note says why.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+from gate import base_bar
 from gate import baseline as baseline_mod
 from gate.baseline import Baseline
 from gate.baseline_diff import diff
@@ -22,7 +22,6 @@ from gate.errors import GateError
 from gate.filecap import TooLarge, read_event
 from gate.policy.thresholds import Finding, Level
 
-GIT_TIMEOUT_S = 30
 _PR_EVENTS = ("pull_request", "pull_request_target")
 
 
@@ -49,28 +48,6 @@ def pr_head_sha(env: Mapping[str, str]) -> str | None:
     return _pr_sha(env, "head")
 
 
-class _Unreadable(Exception):
-    pass
-
-
-def read_at(path: Path, ref: str) -> bytes | None:
-    """The file's bytes at ``ref``; None when the file does not exist there."""
-    if ref.startswith("-"):
-        raise _Unreadable(f"'{ref}' is not a git revision")
-    try:
-        done = subprocess.run(["git", "show", f"{ref}:./{path.name}"], cwd=path.parent, capture_output=True,
-                              timeout=GIT_TIMEOUT_S, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise _Unreadable(f"git could not run ({exc})") from None
-    if done.returncode == 0:
-        return done.stdout
-    err = done.stderr.decode("utf-8", "replace").strip().splitlines()
-    message = err[-1] if err else f"git show exited {done.returncode}"
-    if "exists on disk, but not in" in message or "does not exist in" in message:
-        return None
-    raise _Unreadable(message)
-
-
 def reference(path: Path, ref: str | None, *, lowered_level: str = "error", acknowledged: bool = False,
               env: Mapping[str, str] | None = None) -> tuple[Baseline | None, list[Finding]]:
     """The baseline to compare with, and what to say about it. ``acknowledged``: a maintainer
@@ -82,8 +59,8 @@ def reference(path: Path, ref: str | None, *, lowered_level: str = "error", ackn
         return working, []
     short = ref[:12]
     try:
-        data = read_at(path, ref)
-    except _Unreadable as exc:
+        data = base_bar.file_at(path, ref)
+    except base_bar.Unreadable as exc:
         return working, [Finding(level=Level.WARNING, rule="baseline-ref", message=(
             f"could not read the baseline at {short} ({exc}) — compared with the working tree's, which this "
             "change may have edited; check out with history (fetch-depth: 0) so the base's can be read"))]
