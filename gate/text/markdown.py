@@ -74,6 +74,12 @@ class MarkdownDoc:
         """The source lines, split once: line-based readers index them instead of re-splitting."""
         return self.text.splitlines()
 
+    @cached_property
+    def list_blocks(self) -> list[ListBlock]:
+        """:meth:`lists`, merged once, for readers that only look (one per run of entries would
+        merge the whole answer's lists again for each)."""
+        return self.lists()
+
     def _block(self, node: SyntaxTreeNode) -> Block:
         start, end = source_lines(node)
         kind = {

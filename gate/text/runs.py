@@ -293,7 +293,7 @@ def find_runs(doc: MarkdownDoc, all_units: list[Unit] | None = None) -> list[Run
             continue
         _attach_bodies(run, all_units, len(all_units))
         run = _classify(run)
-        if len(run.entries) >= 2 and not (run.kind == "bullets" and frames_one_list(run, doc.lists())):
+        if len(run.entries) >= 2 and not (run.kind == "bullets" and frames_one_list(run, doc.list_blocks)):
             kept.append(run)
     return sorted(kept, key=lambda r: r.line)
 

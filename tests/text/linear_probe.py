@@ -51,7 +51,9 @@ def _analysers() -> dict[str, tuple[Callable[[str], Any], list[str]]]:
         # the item reader on many short runs numbering again from 1, each of which once read to the
         # end of the answer and was matched against every other (quadratic: 4.5 s at 20,000 chars)
         "items": (items.extract, ["1、甲\n\n2、乙\n\n3、丙\n\n", "1、甲\n2、乙\n3、丙\n", "Option A：甲\n\nOption B：乙\n\n",
-                                  "1. 甲\n2) 乙\n3、丙\n\n"]),
+                                  "1. 甲\n2) 乙\n3、丙\n\n",
+                                  # glyph runs beside lists: each run once asked whether it frames a list
+                                  "• 甲\n• 乙\n\n## 标题\n\n- 项\n- 项\n\n"]),
     }
 
 
@@ -125,6 +127,8 @@ def _judging(sizes: list[int]) -> dict[str, dict[int, float]]:
         # what the item reader adds after a list, and the layouts it reads besides lists
         "extras": "1. 甲\n\n另外，**乙** 也值得考虑，约 300 元。\n\n", "unmarked-extras": "另外，森海塞尔 M4 也值得考虑\n\n",
         "region-lines": "乌布地区：梯田、圣泉寺、皇宫\n", "bold-prose": "**AirPods Pro 2** 和 ", "emoji-lines": "🎧 Bose：好\n",
+        # glyph runs beside lists under headings: each run once asked whether it frames a list
+        "glyph-runs": "• 甲\n• 乙\n\n## 标题\n\n- 项\n- 项\n\n",
         # the entity reader: structures beside the picks, set aside, and entries matched by their words
         "budget-tables": "1. **Bose QC Ultra**：好\n\n| 预算 | 推荐 |\n|---|---|\n| 1000 元 | Bose QC |\n| 900 元 | X1 |\n\n",
         "arrow-lines": "- 通勤 → Bose QuietComfort Ultra 头戴式\n", "set-aside": "以下几款已排除：\n\n- **a b c**：但直接买\n\n",
