@@ -26,6 +26,8 @@ from gate.yamlsafe import StrictLoader
 _FENCE_RE = re.compile(r"\A(?P<fence>```|~~~)[ \t]*(?P<kind>yaml|yml|toml)[ \t]*\r?\n(?P<body>.*)\r?\n(?P=fence)\Z",
                        re.DOTALL | re.IGNORECASE)
 _TOML_TABLE_RE = re.compile(r"^\s*\[\[?[A-Za-z_][\w.-]*\]\]?\s*$", re.MULTILINE)
+# Unfenced YAML records open with a key ("headphones:") or a list entry's key ("- name: Bose").
+_YAML_OPENING_RE = re.compile(r"(?:-[ \t]+)?[A-Za-z_][\w-]*:(?:[ \t]|$)", re.MULTILINE)
 MAX_CHARS = 200_000  # records longer than this are no answer to a request for a few picks
 _MAX_DEPTH = 20
 
@@ -61,8 +63,12 @@ def data_records(answer: str) -> list[Any] | None:
     if fenced:
         kinds = ["toml" if fenced.group("kind").lower() == "toml" else "yaml"]
         text = fenced.group("body")
-    else:
-        kinds = ["toml"] if _TOML_TABLE_RE.search(text) else ["yaml"]
+    elif _TOML_TABLE_RE.search(text):
+        kinds = ["toml"]
+    elif _YAML_OPENING_RE.match(text):
+        kinds = ["yaml"]
+    else:  # prose or Markdown: not parsed as YAML at all, which most answers would cost for nothing
+        return None
     for kind in kinds:
         value = _plain(_parse(text, kind))
         found = main_array(value) if isinstance(value, (dict, list)) else None
