@@ -17,7 +17,7 @@ from .composite import steps_of
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
-DOCS = (REPO / "docs" / "github-actions.md", REPO / "README.md")
+DOCS = (*sorted((REPO / "docs").glob("*.md")), REPO / "README.md")
 PLACEHOLDER_SHA = "0123456789abcdef0123456789abcdef01234567"
 
 
@@ -38,7 +38,7 @@ def load(path: Path) -> dict[Any, Any]:
 
 
 def doc_workflows() -> list[str]:
-    """The complete workflows of docs/github-actions.md and the README, placeholders filled in."""
+    """The complete workflows of docs/ and the README, placeholders filled in."""
     text = "".join(doc.read_text(encoding="utf-8") for doc in DOCS)
     blocks = re.findall(r"```yaml\n(.*?)```", text, flags=re.S)
     return [b.replace("FULL_COMMIT_SHA", PLACEHOLDER_SHA) for b in blocks if "\non:\n" in f"\n{b}"]

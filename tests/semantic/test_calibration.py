@@ -66,8 +66,10 @@ def test_calibration_reports_agreement_and_flags_the_rubric_the_judge_gets_wrong
     assert "expected fail, judge pass" in markdown
     assert f"flagged: {WRONG} professional_not_stiff: 1/3 examples agree" in result.output
     total = len(found)
-    assert (f"calibration: the judge agrees with {total - 2} of {total} example labels "
-            f"({(total - 2) / total:.1%}) · 1 of 48 rubrics flagged") in result.output  # as the README shows it
+    line = (f"calibration: the judge agrees with {total - 2} of {total} example labels "
+            f"({(total - 2) / total:.1%}) · 1 of 48 rubrics flagged")
+    assert line in result.output
+    assert line in (Path(__file__).resolve().parents[2] / "docs" / "semantic.md").read_text(encoding="utf-8")  # as shown there
 
 
 def test_fail_under_reads_the_agreement(tmp_path: Path) -> None:
