@@ -196,8 +196,10 @@ def bare_client(url: str, calls: int, concurrency: int) -> float:
     """Wall seconds of ``calls`` POSTs from a thread pool sharing one keep-alive httpx client."""
     import httpx
 
+    from gate.net.client import sync_client
+
     body = {"case_id": "B3-QC-01", "group": "A", "run": 0, "messages": [{"role": "user", "content": "推荐 3 款"}]}
-    with httpx.Client(timeout=30, limits=httpx.Limits(max_connections=concurrency)) as client:
+    with sync_client(url, timeout=httpx.Timeout(30), max_connections=concurrency) as client:
         started = time.perf_counter()
         with ThreadPoolExecutor(concurrency) as pool:
             list(pool.map(lambda run: client.post(url, json={**body, "run": run}).raise_for_status(), range(calls)))

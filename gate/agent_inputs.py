@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import shutil
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -26,6 +25,7 @@ from gate.agent_tools import check_intercepts, load_skills, load_tools
 from gate.case import Case
 from gate.errors import GateError
 from gate.jobs import Job
+from gate.net.headers import HEADER_VARIABLE
 from gate.records import iter_trajectories
 from gate.spool import Held, TextSpool
 
@@ -36,8 +36,6 @@ Place = Callable[[Sequence[int | str]], str | None]
 """Where a gate.yaml setting is written (``gate.yaml:12`` for ``("agent", "url")``), or None."""
 
 PYTHON_NAMES = ("python", "python3")
-HEADER_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-"""``${NAME}`` in a header value: expanded from the environment at call time."""
 
 
 def nowhere(loc: Sequence[int | str]) -> str | None:

@@ -16,10 +16,10 @@ from pydantic import (
 
 from gate import yamlio
 from gate.agent_config import AgentConfig, ChatOptions, CommandAgent
-from gate.agent_inputs import HEADER_VARIABLE
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import MAX_REPEATS, NAME_PATTERN
 from gate.errors import GateError
+from gate.net.headers import HEADER_VARIABLE
 from gate.redaction import remember, secret_headers
 from gate.strictvalues import StrictConfig as _Strict
 

@@ -39,7 +39,7 @@ MAX_DOCUMENT_BYTES = 256 * MIB
 """A results.json or a baseline the gate reads: 6,000 cases' results are some tens of MB."""
 
 MAX_RECORD_BYTES = 32 * MIB
-"""One line of a trajectory file: an agent's answer is read up to 10 MB (gate.runner.base.OUTPUT_CAP)."""
+"""One line of a trajectory file: an agent's answer is read up to 10 MB (gate.net.body.OUTPUT_CAP)."""
 
 MAX_EVENT_BYTES = 25 * MIB
 """The Actions event file (``GITHUB_EVENT_PATH``): GitHub caps a webhook payload at 25 MB, so a

@@ -1,5 +1,5 @@
 """The package's imports flow one way: cli → commands → pipeline → semantic tier → report → policy →
-scoring → judging → checkers, runner, loader, baseline, config → contracts → text → lexicon → base. A module
+scoring → judging → checkers, runner, loader, baseline, config → contracts → text → lexicon → net → base. A module
 imports only modules of its own room or of rooms below it, so no lower layer reaches for a command."""
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "gate"
 ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("gate.errors", "gate.atomic", "gate.safejson", "gate.filecap", "gate.yamlsafe", "gate.yamlio", "gate.percent",
               "gate.redaction", "gate.redacted_streams", "gate.safefiles", "gate.schema_refs", "gate.secret_spellings", "gate.sanitize", "gate.strictvalues", "gate.budget", "gate.interrupts",
-              "gate.retryafter", "gate.shard", "gate.commentmark", "gate.buildinfo", "gate.jsonstore", "gate.memo", "gate.tls",
+              "gate.shard", "gate.commentmark", "gate.buildinfo", "gate.jsonstore", "gate.memo",
               "gate.model", "gate.spool", "gate.workflow_commands")),
+    ("net", ("gate.net",)),
     ("lexicon", ("gate.lexicon",)),
     ("text", ("gate.text",)),
     ("contracts", ("gate.case", "gate.tool_intercept", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),

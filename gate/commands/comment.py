@@ -102,10 +102,9 @@ def read_body(body_file: str | None, config: str | None = None) -> str:
 def build_client(target: Target) -> httpx.Client:
     """The REST client: GitHub's media type and API version, a bounded timeout."""
     from gate.github.api import TIMEOUT, headers
-    from gate.tls import built_from_environment, verification_for
+    from gate.net.client import sync_client
 
-    with built_from_environment():
-        return httpx.Client(headers=headers(target.token), timeout=TIMEOUT, verify=verification_for(target.api_url))
+    return sync_client(target.api_url, headers=headers(target.token), timeout=TIMEOUT)
 
 
 def head_matches(client: httpx.Client, target: Target, head_sha: str, policy: RetryPolicy) -> str | None:

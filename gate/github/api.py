@@ -15,9 +15,10 @@ from typing import Any
 import httpx
 
 from gate import safejson
+from gate.net.errors import NetError
+from gate.net.retryafter import retry_after_seconds
 from gate.redaction import redact as redact_headers
 from gate.redaction import remember
-from gate.retryafter import retry_after_seconds
 
 API_VERSION = "2022-11-28"
 DEFAULT_API_URL = "https://api.github.com"
@@ -47,12 +48,12 @@ class RetryPolicy:
         return float(self.backoff_s * 2 ** (attempt - 1))
 
 
-class ApiError(Exception):
-    """A request GitHub refused for a reason retrying will not fix (401, 404, 422 …)."""
+class ApiError(NetError):
+    """A request GitHub refused for a reason retrying will not fix (401, 404, 422 …): the one error type
+    of a failed call (gate.net.errors), its subclasses saying why."""
 
     def __init__(self, message: str, status: int | None = None) -> None:
-        self.status = status
-        super().__init__(message)
+        super().__init__(message, status=status)
 
 
 class Forbidden(ApiError):

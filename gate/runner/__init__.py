@@ -1,7 +1,8 @@
 """The agent runner: call the agent for every job through the configured adapter.
 
 ``run_jobs`` is the whole public surface; adapters (command, http, python, openai, replay), the
-retry policy, the cache and the progress line are its parts.
+cache and the progress line are its parts. Its HTTP clients, their retry policy and error type are
+gate.net's.
 """
 
 from __future__ import annotations

@@ -1,38 +1,21 @@
-"""What every adapter shares: the agent-error type, the adapter protocol, and response checking."""
+"""What every adapter shares: the agent-error type, the adapter protocol, and checking the trajectory answered."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
 from gate import safejson
+from gate.net.errors import NetError
 from gate.redaction import public, without_secrets
 from gate.trajectory import Trajectory
-
-OUTPUT_CAP = 10 * 1024 * 1024
-"""Largest agent answer read (stdout or HTTP body), in bytes: a runaway agent cannot exhaust memory."""
-
-ERROR_BODY_LIMIT = 16 * 1024
-"""Characters of a server's error body kept in the run's error: the whole of any real one (a
-validation error naming the field, a context-length message), while a body echoing the whole
-request back is still bounded."""
 
 _KEY_FIELDS = ("case_id", "group", "run")
 
 
-class AgentError(Exception):
-    """One failed agent call. ``retryable``: a timeout, a lost connection, HTTP 429 or 5xx."""
-
-    def __init__(self, message: str, *, retryable: bool = False, retry_after: float | None = None,
-                 unreachable: bool = False) -> None:
-        super().__init__(message)
-        self.retryable = retryable
-        self.retry_after = retry_after
-        """Seconds the server asked us to wait (HTTP Retry-After), if it said."""
-        self.unreachable = unreachable
-        """No connection could be made (refused, unknown host): nothing is listening there."""
+AgentError = NetError
+"""One failed agent call: the runner's name for the one error type of a failed call (gate.net.errors)."""
 
 
 class Adapter(Protocol):
@@ -52,34 +35,6 @@ class Adapter(Protocol):
 
     async def aclose(self) -> None:
         """Release connections, threads and processes."""
-
-
-def human_size(size: int) -> str:
-    """``size`` bytes as the largest whole unit: '10 MB', '64 KB', '300 bytes'."""
-    for unit, scale in (("MB", 1024 * 1024), ("KB", 1024)):
-        if size >= scale and size % scale == 0:
-            return f"{size // scale} {unit}"
-    return f"{size} bytes"
-
-
-def snippet(data: str | bytes, limit: int = 200) -> str:
-    """A short, single-line excerpt of ``data`` for an error message."""
-    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def parse_json_object(raw: str | bytes, source: str) -> dict[str, Any]:
-    """``raw`` as one JSON object, or an :class:`AgentError` saying what ``source`` sent instead."""
-    try:
-        data = safejson.loads(raw)
-    except json.JSONDecodeError as exc:  # invalid, or beyond the reader's bounds (depth, digits, NaN)
-        where = f" ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        shown = snippet(raw) or "(empty)"
-        raise AgentError(f"{source} is not valid JSON{where}: {shown}") from None
-    if not isinstance(data, dict):
-        raise AgentError(f"{source} must be a JSON object (a trajectory), got {type(data).__name__}")
-    return data
 
 
 def to_trajectory(data: Any, key: tuple[str, str, int]) -> Trajectory:

@@ -16,6 +16,7 @@ from gate.agent_inputs import AgentInputs
 from gate.interrupts import StopRequests
 from gate.jobs import Job, build_request
 from gate.jsonstore import writing_behind
+from gate.net.retry import DEFAULT_BACKOFF_S, Reachability, RetryPolicy, with_retries
 from gate.records import Kept
 from gate.runner.adapters import build_adapter
 from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory
@@ -23,7 +24,6 @@ from gate.runner.cache import Cache, cache_key
 from gate.runner.fdlimit import fitting_concurrency
 from gate.runner.identity import agent_identity
 from gate.runner.progress import Progress, auto_enabled
-from gate.runner.retry import Reachability, RetryPolicy, with_retries
 from gate.runner.tasks import gather_until_stopped
 from gate.trajectory import UNREACHABLE, Trajectory
 from gate.verdict import RunVerdict, Status
@@ -32,9 +32,6 @@ if TYPE_CHECKING:
     import httpx
 
 Judge = Callable[[Trajectory], RunVerdict]
-
-DEFAULT_BACKOFF_S = 0.5
-"""First retry waits up to this long (full jitter), doubling per attempt."""
 
 JUDGE_AFTER_S = 0.001
 """While other calls are out, an answer is judged this long after it arrives: answers that arrived

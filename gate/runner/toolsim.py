@@ -10,7 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gate.runner.base import AgentError, snippet
+from gate.net.body import snippet
+from gate.runner.base import AgentError
 from gate.tool_intercept import PATTERN_PREFIX, PLACEHOLDER, ToolIntercept
 
 

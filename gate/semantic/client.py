@@ -12,11 +12,12 @@ from typing import Any
 from gate.agent_inputs import check_environment, check_url, endpoint_url
 from gate.config import JudgeConfig
 from gate.errors import GateError
-from gate.runner import headers as headers_mod
-from gate.runner.base import AgentError
-from gate.runner.chat import cut_off_error, message_text, read_reply, request_body
-from gate.runner.httpcall import OnDemandClient, post_json
-from gate.runner.retry import RetryPolicy, with_retries
+from gate.net import headers as headers_mod
+from gate.net.chat import cut_off_error, message_text, read_reply, request_body
+from gate.net.client import OnDemandClient
+from gate.net.errors import NetError
+from gate.net.post import post_json
+from gate.net.retry import RetryPolicy, with_retries
 from gate.semantic.prompt import CORRECTION, PROMPT_VERSION
 from gate.semantic.reply import ReplyError, Vote, parse_reply
 from gate.semantic.replycache import open_cache, request_digest
@@ -96,7 +97,7 @@ class JudgeClient:
             try:
                 response, _ = await with_retries(attempt, self._policy)
                 reply = read_reply(response, usage)
-            except AgentError as exc:
+            except NetError as exc:
                 return Sample(error=f"judge endpoint: {exc}", usage=usage, endpoint_failed=True)
             if reply.cut_off:  # a verdict cut short is no verdict, and asking again would cut it again
                 return Sample(error=f"judge: {cut_off_error(config.max_tokens, 'judge')}", usage=usage)

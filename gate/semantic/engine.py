@@ -12,10 +12,9 @@ from typing import Any
 
 from gate.config import JudgeConfig
 from gate.interrupts import StopRequests
-from gate.runner.engine import DEFAULT_BACKOFF_S
+from gate.net.retry import DEFAULT_BACKOFF_S, Reachability, RetryPolicy
 from gate.runner.fdlimit import fitting_concurrency
 from gate.runner.progress import Progress, auto_enabled
-from gate.runner.retry import Reachability, RetryPolicy
 from gate.runner.tasks import gather_until_stopped
 from gate.semantic.client import JudgeClient, Sample
 from gate.semantic.rubrics import Rubric

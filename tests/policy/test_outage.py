@@ -7,9 +7,9 @@ import asyncio
 from test_budget import COUNT, _case
 
 from gate.config import DecisionConfig
+from gate.net.retry import Reachability, RetryPolicy, with_retries
 from gate.policy.outage import unavailable
 from gate.runner.base import AgentError
-from gate.runner.retry import Reachability, RetryPolicy, with_retries
 from gate.scoring.metrics import compute
 from gate.trajectory import UNREACHABLE
 from gate.verdict import RunVerdict, Status

@@ -13,9 +13,10 @@ import pytest
 
 from gate.config import load_config
 from gate.errors import GateError
+from gate.net.body import ERROR_BODY_LIMIT
+from gate.net.client import new_client
+from gate.net.post import post_json
 from gate.runner import AgentError, run_jobs
-from gate.runner.base import ERROR_BODY_LIMIT
-from gate.runner.httpcall import new_client, post_json
 from gate.trajectory import UNREACHABLE
 from tests.tlscontext import trusts_nothing
 
@@ -323,7 +324,7 @@ def test_tls_or_a_proxy_keeps_the_default_verification(monkeypatch: pytest.Monke
 
 def test_the_client_is_built_once_at_the_first_call_and_never_for_a_rerun_from_the_cache(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gate.runner import httpcall
+    from gate.net import client as httpcall
 
     built: list[str | None] = []
     real = httpcall.new_client

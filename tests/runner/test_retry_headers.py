@@ -5,10 +5,10 @@ from email.utils import format_datetime
 
 import pytest
 
+from gate.net.headers import expand
+from gate.net.retry import MAX_RETRY_AFTER_S, RetryPolicy, parse_retry_after
 from gate.redaction import redact
 from gate.runner.base import AgentError
-from gate.runner.headers import expand
-from gate.runner.retry import MAX_RETRY_AFTER_S, RetryPolicy, parse_retry_after
 
 
 def test_retry_after_seconds_and_dates() -> None:
@@ -65,7 +65,7 @@ def test_both_clients_read_a_date_the_same_way() -> None:
     from datetime import datetime, timezone
     from email.utils import format_datetime
 
-    from gate.retryafter import retry_after_seconds
+    from gate.net.retryafter import retry_after_seconds
 
     date = format_datetime(datetime(2026, 1, 1, 0, 1, tzinfo=timezone.utc), usegmt=True)
     now = datetime(2026, 1, 1, tzinfo=timezone.utc).timestamp()

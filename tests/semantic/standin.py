@@ -74,7 +74,7 @@ def judge_server(script: Script, port: int = 0) -> Iterator[Server]:
 def judge_mocked(script: Script) -> Iterator[Mocked]:
     """``judge_server``'s face with no socket and no thread: the judge client `gate judge` builds posts
     through an httpx.MockTransport serving ``script``."""
-    from gate.runner import httpcall
+    from gate.net import client as httpcall
 
     endpoint = Mocked(lambda seen, index: script(asked(seen), index))
     real = httpcall.new_client

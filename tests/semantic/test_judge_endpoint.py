@@ -12,7 +12,7 @@ import pytest
 from pydantic import ValidationError
 
 from gate.config import JudgeConfig
-from gate.runner.retry import RetryPolicy
+from gate.net.retry import RetryPolicy
 from gate.semantic.client import JudgeClient, Sample
 from tests.runner.loopback import Reply
 from tests.semantic.standin import Asked, judge_mocked

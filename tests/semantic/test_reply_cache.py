@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from gate.cli import main
 from gate.config import JudgeConfig
-from gate.runner.retry import RetryPolicy
+from gate.net.retry import RetryPolicy
 from gate.semantic.client import JudgeClient
 from gate.semantic.reply import Vote
 from gate.semantic.replycache import KEY_ENV, SCHEMA, open_cache

@@ -20,8 +20,8 @@ from gate.agent_inputs import (
     planned_pairs,
 )
 from gate.jobs import Job
+from gate.net.retry import RetryPolicy
 from gate.runner.base import Adapter
-from gate.runner.retry import RetryPolicy
 
 if TYPE_CHECKING:
     import httpx

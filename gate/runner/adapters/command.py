@@ -11,7 +11,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from gate.runner.base import OUTPUT_CAP, AgentError, human_size, parse_json_object
+from gate.net.body import OUTPUT_CAP, human_size, parse_json_object
+from gate.runner.base import AgentError
 
 STDERR_TAIL = 2000
 """Characters of the agent's stderr quoted in an error message."""

@@ -7,8 +7,9 @@ from typing import Any
 
 import httpx
 
-from gate.runner import headers as headers_mod
-from gate.runner.httpcall import OnDemandClient, post_json
+from gate.net import headers as headers_mod
+from gate.net.client import OnDemandClient
+from gate.net.post import post_json
 
 
 class HttpAdapter:

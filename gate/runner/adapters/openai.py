@@ -27,11 +27,13 @@ import httpx
 from gate.agent_config import OpenAIAgent
 from gate.agent_inputs import ChatInputs
 from gate.agent_tools import PERMISSIVE
-from gate.runner import headers as headers_mod
-from gate.runner.base import AgentError, snippet
-from gate.runner.chat import cut_off_error, message_text, read_reply, request_body
-from gate.runner.httpcall import OnDemandClient, post_json
-from gate.runner.retry import RetryPolicy, with_retries
+from gate.net import headers as headers_mod
+from gate.net.body import snippet
+from gate.net.chat import cut_off_error, message_text, read_reply, request_body
+from gate.net.client import OnDemandClient
+from gate.net.post import post_json
+from gate.net.retry import RetryPolicy, with_retries
+from gate.runner.base import AgentError
 from gate.runner.toolsim import ToolSimulator
 from gate.text.reasoning import split_reasoning
 from gate.trajectory import mark_parallel_turns, tool_arguments

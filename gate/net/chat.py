@@ -3,7 +3,7 @@ with the settings gate.yaml gives (gate.agent_config.ChatOptions), and the reply
 its message, why it finished, the tokens it used.
 
 An endpoint may send any JSON object. Every field read here is checked before it is used, so a
-malformed response (``usage`` a string, ``tool_calls`` a number) is one :class:`AgentError` naming
+malformed response (``usage`` a string, ``tool_calls`` a number) is one :class:`NetError` naming
 the field, recorded as that run's agent error (the judge: that sample's error), never an exception
 that ends the whole run.
 """
@@ -12,10 +12,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from gate.agent_config import ChatOptions
-from gate.runner.base import AgentError, snippet
+from gate.net.body import snippet
+from gate.net.errors import NetError
+
+
+class ChatSettings(Protocol):
+    """The request settings gate.yaml gives a chat endpoint (gate.agent_config.ChatOptions)."""
+
+    def request_options(self) -> dict[str, Any]:
+        """max_tokens, stop, extra_body…: only those set."""
 
 
 @dataclass(frozen=True)
@@ -31,7 +38,7 @@ class ChatReply:
         return self.finish_reason == "length"
 
 
-def request_body(options: ChatOptions, *, model: str | None, messages: list[dict[str, Any]], temperature: float,
+def request_body(options: ChatSettings, *, model: str | None, messages: list[dict[str, Any]], temperature: float,
                  seed: int | None) -> dict[str, Any]:
     """The body of one request: the gate's own keys, then the settings' (max_tokens, stop, extra_body)."""
     body: dict[str, Any] = {"model": model, "messages": messages, "temperature": temperature}
@@ -40,9 +47,9 @@ def request_body(options: ChatOptions, *, model: str | None, messages: list[dict
     return {**body, **options.request_options()}
 
 
-def _malformed(field: str, expected: str, value: Any) -> AgentError:
+def _malformed(field: str, expected: str, value: Any) -> NetError:
     shown = snippet(json.dumps(value, ensure_ascii=True))
-    return AgentError(f"the chat-completions response is malformed: {field} must be {expected}, got {shown}")
+    return NetError(f"the chat-completions response is malformed: {field} must be {expected}, got {shown}")
 
 
 def add_usage(response: dict[str, Any], usage: dict[str, int]) -> None:
@@ -64,7 +71,7 @@ def read_reply(response: dict[str, Any], usage: dict[str, int]) -> ChatReply:
     choices = response.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict) \
             or "message" not in choices[0]:
-        raise AgentError(f"the chat-completions response has no choices[0].message: {snippet(json.dumps(response))}")
+        raise NetError(f"the chat-completions response has no choices[0].message: {snippet(json.dumps(response))}")
     choice = choices[0]
     message = choice["message"]
     if not isinstance(message, dict):
@@ -86,7 +93,7 @@ def cut_off_error(max_tokens: int | None, setting: str) -> str:
 
 def message_text(content: Any, field: str = "content") -> str:
     """A message's text: the string, or the text parts of a content list (parts of other kinds, an
-    image, carry none). Any other content is an :class:`AgentError` naming ``field``."""
+    image, carry none). Any other content is a :class:`NetError` naming ``field``."""
     if content is None:
         return ""
     if isinstance(content, str):

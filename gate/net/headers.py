@@ -6,9 +6,11 @@ import os
 import re
 from collections.abc import Mapping
 
-from gate.agent_inputs import HEADER_VARIABLE
+from gate.net.errors import NetError
 from gate.redaction import remember, secret_headers
-from gate.runner.base import AgentError
+
+HEADER_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+"""``${NAME}`` in a header value: expanded from the environment at call time."""
 
 
 def expand(headers: Mapping[str, str], environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -17,7 +19,7 @@ def expand(headers: Mapping[str, str], environ: Mapping[str, str] | None = None)
 
     def value_of(match: re.Match[str]) -> str:
         if match.group(1) not in env:
-            raise AgentError(f"header uses ${{{match.group(1)}}}, which is not set")
+            raise NetError(f"header uses ${{{match.group(1)}}}, which is not set")
         return env[match.group(1)]
 
     found = {name: HEADER_VARIABLE.sub(value_of, value) for name, value in headers.items()}

@@ -8,10 +8,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from gate.retryafter import retry_after_seconds
-from gate.runner.base import AgentError
+from gate.net.errors import NetError
+from gate.net.retryafter import retry_after_seconds
 
 T = TypeVar("T")
+
+DEFAULT_BACKOFF_S = 0.5
+"""First retry waits up to this long (full jitter), doubling per attempt."""
 
 MAX_RETRY_AFTER_S = 120.0
 """A longer Retry-After is given up on at once: a CI job should fail rather than sleep for an hour."""
@@ -34,8 +37,8 @@ class Reachability:
     def given_up(self) -> bool:
         return not self.reached and self.refused >= self.limit
 
-    def not_sent(self) -> AgentError:
-        return AgentError(f"not sent: the first {self.refused} calls found nothing listening ({self.first})",
+    def not_sent(self) -> NetError:
+        return NetError(f"not sent: the first {self.refused} calls found nothing listening ({self.first})",
                           unreachable=True)
 
 
@@ -44,16 +47,16 @@ class RetryPolicy:
     """How often and how long to wait. ``sleep`` and ``rand`` are injectable so tests run fast."""
 
     retries: int = 3
-    base_s: float = 0.5
+    base_s: float = DEFAULT_BACKOFF_S
     cap_s: float = 30.0
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     rand: Callable[[], float] = field(default=random.random)
-    on_retry: Callable[[AgentError, float], None] | None = None
+    on_retry: Callable[[NetError, float], None] | None = None
     """Told of every retry (the error and the delay), e.g. to count them."""
     reachability: Reachability | None = None
     """Shared by a run's calls: none is sent once the endpoint is known to be down (see Reachability)."""
 
-    def delay(self, attempt: int, error: AgentError) -> float:
+    def delay(self, attempt: int, error: NetError) -> float:
         """Seconds before retry number ``attempt`` (1-based): Retry-After if given, else full jitter."""
         if error.retry_after is not None:
             return min(max(error.retry_after, 0.0), MAX_RETRY_AFTER_S)
@@ -63,7 +66,7 @@ class RetryPolicy:
 async def with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy) -> tuple[T, int]:
     """``call()``'s result and the number of attempts it took; the last error if all fail.
 
-    Only a retryable :class:`AgentError` is retried; the error finally raised says how many
+    Only a retryable :class:`NetError` is retried; the error finally raised says how many
     attempts were made. With ``policy.reachability``, no attempt is made once the endpoint is known
     to be down: a call not yet sent fails at once, one waiting to retry gives up with its own error.
     """
@@ -76,13 +79,13 @@ async def with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy) ->
         attempt += 1
         try:
             result = await call()
-        except AgentError as exc:
+        except NetError as exc:
             reached = reached or not exc.unreachable
             if reachability is not None and reached:
                 reachability.reached = True
             if exc.retryable and attempt <= policy.retries:
                 if exc.retry_after is not None and exc.retry_after > MAX_RETRY_AFTER_S:
-                    raise AgentError(f"{exc} — the agent asks to retry after {exc.retry_after:.0f} s, more than the "
+                    raise NetError(f"{exc} — the agent asks to retry after {exc.retry_after:.0f} s, more than the "
                                      f"{MAX_RETRY_AFTER_S:.0f} s a run waits; gave up") from None
                 wait = policy.delay(attempt, exc)
                 await policy.sleep(wait)
@@ -94,7 +97,7 @@ async def with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy) ->
                 reachability.refused += 1
                 reachability.first = reachability.first or str(exc)
             if attempt > 1:
-                raise AgentError(f"{exc} (after {attempt} attempts)", retryable=exc.retryable,
+                raise NetError(f"{exc} (after {attempt} attempts)", retryable=exc.retryable,
                                  unreachable=not reached) from None
             raise
         if reachability is not None:
