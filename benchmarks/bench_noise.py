@@ -71,14 +71,12 @@ NOISE_KEYS = ("GATE_DEMO_NOISE", "GATE_DEMO_FLAKY", "GATE_DEMO_BREAK", "GATE_DEM
 
 def config(mode: str, repeats: int | None = None, budget: float | None = None) -> GateConfig:
     decision: dict[str, object] = {"mode": mode} if budget is None else {"mode": mode, "budget": budget}
-    made = GateConfig.model_validate({
+    return GateConfig.validated({
         "cases": {"path": "cases", "tags": ["golden", "consistency"]},
         "agent": {"adapter": "python", "function": "examples.demo_agent:run", "cache": False, "concurrency": 8},
         "decision": decision,
         "repeats": repeats,
-    })
-    made.__pydantic_private__["_root"] = REPO  # type: ignore[index]
-    return made
+    }, root=REPO, read=False)
 
 
 def set_env(values: dict[str, str], seed: int) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from gate.model import SharedFieldNames
 from gate.strictvalues import StrictValues
@@ -102,6 +102,15 @@ class Constraint(_Strict):
 
     _parsed: Any = PrivateAttr(None)
     checked_elsewhere: ClassVar[frozenset[str]] = frozenset({"params"})  # by the checker's own model
+
+    def keep_parsed(self, params: BaseModel) -> None:
+        """Keep the checker's parameters as the loader validated them: parsed once, before anything runs."""
+        self._parsed = params
+
+    @property
+    def parsed_params(self) -> BaseModel | None:
+        """The checker's parameters as the loader validated them; None for a constraint built in code."""
+        return self._parsed  # type: ignore[no-any-return]
 
     @model_validator(mode="after")
     def _one_kind(self) -> Constraint:
@@ -224,6 +233,10 @@ class Case(_Strict):
 
     _path: str = PrivateAttr("")
     _line: int = PrivateAttr(1)
+
+    def locate(self, path: str, line: int) -> None:
+        """Record the file the case was read from and the line of its ``id:`` (the loader's, once)."""
+        self._path, self._line = path, line
 
     @model_validator(mode="after")
     def _coherent(self) -> Case:

@@ -211,6 +211,14 @@ class GateConfig(_Strict):
     _read: bool = False  # from a gate.yaml (else every default)
     _file: Path | None = None  # that file, as named
 
+    @classmethod
+    def validated(cls, data: Any, *, root: Path, read: bool = True, file: Path | None = None) -> GateConfig:
+        """``data`` validated, its relative paths resolved from ``root`` (gate.yaml's directory);
+        ``read``: it came from a gate.yaml; ``file``: that file as named, for places in errors."""
+        config = cls.model_validate(data)
+        config._root, config._read, config._file = root, read, file
+        return config
+
     def place(self, loc: Sequence[int | str]) -> str | None:
         """``gate.yaml:line`` of a setting (``("agent", "command")``), for an error about its value;
         None when no gate.yaml was read."""
@@ -230,11 +238,7 @@ class GateConfig(_Strict):
 
 def replaced(config: GateConfig, **parts: Any) -> GateConfig:
     """``config`` with some top-level parts replaced, still resolving paths from its file's directory."""
-    changed = config.model_copy(update=parts)
-    changed.__pydantic_private__["_root"] = config.__pydantic_private__["_root"]  # type: ignore[index]
-    changed.__pydantic_private__["_read"] = config.__pydantic_private__["_read"]  # type: ignore[index]
-    changed.__pydantic_private__["_file"] = config.__pydantic_private__["_file"]  # type: ignore[index]
-    return changed
+    return config.model_copy(update=parts)  # a copy keeps the private attributes: _root, _read, _file
 
 
 def without_cache(config: GateConfig) -> GateConfig:
@@ -254,11 +258,9 @@ def salvage_config(path: str | Path | None) -> GateConfig:
     parts = {key: data[key] for key in ("suites", "cases") if isinstance(data, dict) and key in data}
     for keep in (parts, {k: v for k, v in parts.items() if k == "suites"}, {k: v for k, v in parts.items() if k == "cases"}):
         try:
-            config = GateConfig.model_validate(keep)
+            return GateConfig.validated(keep, root=chosen.resolve().parent)
         except ValidationError:
             continue
-        config.__pydantic_private__.update(_root=chosen.resolve().parent, _read=True)  # type: ignore[union-attr]
-        return config
     return GateConfig()
 
 
@@ -274,10 +276,9 @@ def load_config(path: str | Path | None) -> GateConfig:
     if not isinstance(data, dict):
         raise GateError("gate.yaml must be a mapping (cases, agent, baseline, …)", where=str(chosen))
     try:
-        config = GateConfig.model_validate(data)
+        config = GateConfig.validated(data, root=chosen.resolve().parent, file=chosen)
     except ValidationError as exc:
         raise yamlio.validation_error(chosen, text, exc, keys=yamlio.model_keys(GateConfig)) from None
-    config.__pydantic_private__.update(_root=chosen.resolve().parent, _read=True, _file=chosen)  # type: ignore[union-attr]
     remember(configured_secrets(config, os.environ))
     return config
 

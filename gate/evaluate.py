@@ -41,7 +41,7 @@ def _judge(constraint: Constraint, subject: Subject, rubrics: Rubrics | None = N
     if constraint.judge is not None:
         return (rubrics or {}).get(id(constraint), UNJUDGED)
     if constraint.check is not None:
-        params = constraint.__pydantic_private__["_parsed"] if constraint.__pydantic_private__ else None
+        params = constraint.parsed_params
         checker = REGISTRY[constraint.check]
         if params is None:  # a case built in code rather than loaded: validate now
             params = checker.params.model_validate(constraint.params)

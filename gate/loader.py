@@ -53,7 +53,7 @@ def _check_constraint(constraint: Constraint, path: Path, text: str, loc: list[i
         except ValidationError as exc:
             raise yamlio.validation_error(path, text, exc, [*loc, "params"],
                                           keys=yamlio.model_keys(checker.params)) from None
-        constraint.__pydantic_private__["_parsed"] = parsed  # type: ignore[index]  # parsed once, before anything runs
+        constraint.keep_parsed(parsed)
     key = {"all_of": "all_of", "any_of": "any_of", "not": "not"}.get(constraint.kind)
     for index, child in enumerate(constraint.children):
         child_loc: list[int | str] = [*loc, str(key), index] if key != "not" else [*loc, "not"]
@@ -85,7 +85,7 @@ def _load(path: Path, parsed: ParsedCases | None = None, examples: bool = True) 
         _check_constraint(constraint, path, text, ["constraints", index])
     if not examples:  # nor its notes, written for whoever edits the case
         case = case.model_copy(update={"examples": None, "notes": None})
-    case.__pydantic_private__.update(_path=str(path), _line=line)  # type: ignore[union-attr]
+    case.locate(str(path), line)
     if parsed is not None and kept is None:
         parsed.put(raw, data)
     return case, raw

@@ -43,9 +43,16 @@ class SharedFieldNames(Model):
             raise TypeError(f"{cls.__name__}: only a frozen model may share its field-name sets")
 
     def model_post_init(self, context: Any, /) -> None:
-        object.__setattr__(self, "__pydantic_fields_set__", _shared(self.__pydantic_fields_set__))
+        _share_field_names(self)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         copied = super().model_copy(update=update, deep=deep)
-        object.__setattr__(copied, "__pydantic_fields_set__", _shared(copied.__pydantic_fields_set__))
+        _share_field_names(copied)
         return copied
+
+
+def _share_field_names(model: BaseModel) -> None:
+    """Give ``model`` the one shared set of its field names. The gate's only write into pydantic's
+    per-instance state (a frozen model's set is only read, or replaced by ``model_copy``), kept here:
+    tests/test_pydantic_internals.py refuses one anywhere else."""
+    object.__setattr__(model, "__pydantic_fields_set__", _shared(model.__pydantic_fields_set__))
