@@ -38,7 +38,7 @@ from bytecode import compile_package
 from gate.agent_config import AgentConfig, HttpAgent
 from gate.jobs import Job, plan
 from gate.loader import load_cases
-from gate.runner import RunOutcome, run_jobs
+from gate.runner import RunnerSettings, RunOutcome, run_jobs
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -82,7 +82,7 @@ def agent_server(latency: float) -> Iterator[str]:
 
 def timed_run(jobs: list[Job], agent: AgentConfig, root: Path) -> tuple[RunOutcome, float]:
     started = time.perf_counter()
-    outcome = run_jobs(jobs, agent, root=root, progress=False)
+    outcome = run_jobs(jobs, agent, root=root, settings=RunnerSettings(progress=False))
     return outcome, time.perf_counter() - started
 
 

@@ -19,7 +19,7 @@ from gate.loader import CaseSet
 from gate.policy import regressions
 from gate.records import Kept
 from gate.results import RunKey
-from gate.runner import RunOutcome, run_jobs
+from gate.runner import RunnerSettings, RunOutcome, run_jobs
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import compare
 from gate.scoring.readings import Readings
@@ -68,8 +68,9 @@ def confirm_failures(config: GateConfig, case_set: CaseSet, base: Baseline | Non
         if not keys:
             break
         jobs = [Job(cases[cid], group, run) for cid, group, run in keys]
-        rerun = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s), keep=keep,
-                         give_up_unreachable=config.decision.outage_on_unreachable, stops=stops)
+        rerun = run_jobs(jobs, config.agent, root=config.resolve("."),
+                         settings=RunnerSettings(give_up_unreachable=config.decision.outage_on_unreachable,
+                                                 judge=judge_for(case_set, budget_s), keep=keep), stops=stops)
         trajectories += rerun.trajectories
         verdicts += judged(case_set, rerun, budget_s)
         cached += rerun.cache_hits

@@ -106,7 +106,7 @@ def more_rounds(config: GateConfig, case_set: CaseSet, base: Baseline | None, tr
                 keep: Callable[[Trajectory], Kept] | None = None) -> tuple[list[Kept], list[RunVerdict], bool, int]:
     """Make the rounds after the confirm reruns: the trajectories and verdicts with theirs, whether
     a stop interrupted them, and how many answers came from the cache."""
-    from gate.runner import run_jobs
+    from gate.runner import RunnerSettings, run_jobs
 
     budget_s = config.judging.budget_s
     found = {(v.case_id, v.group, v.run): v for v in verdicts}
@@ -118,8 +118,9 @@ def more_rounds(config: GateConfig, case_set: CaseSet, base: Baseline | None, tr
             state["interrupted"] = True
             return None
         jobs = [Job(case_set.cases[cid], group, run) for cid, group, run in keys]
-        outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, budget_s),
-                           keep=keep, give_up_unreachable=config.decision.outage_on_unreachable, stops=stops)
+        outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
+                           settings=RunnerSettings(give_up_unreachable=config.decision.outage_on_unreachable,
+                                                   judge=judge_for(case_set, budget_s), keep=keep), stops=stops)
         trajectories.extend(outcome.trajectories)
         made = judged(case_set, outcome, budget_s)
         verdicts.extend(made)

@@ -40,15 +40,16 @@ def record(config: GateConfig, runs: int, stops: StopRequests | None = None,
            ) -> tuple[baseline.Baseline, int, Gaps] | None:
     """The baseline of ``runs`` fresh runs of every selected job, the number of runs made and what
     they lack (agent errors); None when a stop interrupted them (a partial baseline would lie)."""
-    from gate.runner import run_jobs
+    from gate.runner import RunnerSettings, run_jobs
     from gate.subject import prepare_analysers
 
     case_set = load_cases(config.resolve(config.cases.path), config.suites)
     selected = select_cases(config, case_set, None)
     jobs = plan(selected, config.groups, config.repeats, times=runs)
-    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), judge=judge_for(case_set, config.judging.budget_s),
-                       prepare=prepare_analysers, give_up_unreachable=config.decision.outage_on_unreachable,
-                       stops=stops)
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
+                       settings=RunnerSettings(give_up_unreachable=config.decision.outage_on_unreachable,
+                                               judge=judge_for(case_set, config.judging.budget_s),
+                                               prepare=prepare_analysers), stops=stops)
     if outcome.interrupted:
         return None
     verdicts = judged(case_set, outcome, config.judging.budget_s)

@@ -19,7 +19,7 @@ from gate.pipeline import CheckSettings, build_report, import_ahead, reference_b
 from gate.preflight import preflight
 from gate.records import Spool
 from gate.report.model import GateReport
-from gate.runner import run_jobs
+from gate.runner import RunnerSettings, run_jobs
 from gate.scoring.readings import Readings
 from gate.semantic.gating import gating_judge, settled_verdicts
 from gate.verdict_cache import verdict_store
@@ -57,9 +57,10 @@ def _checked(settings: CheckSettings, stops: StopRequests) -> tuple[GateReport, 
         store = verdict_store(answers, config.judging.budget_s)
         # the plan is let go with the run (16,700 jobs at 6,000 cases)
         outcome = run_jobs(plan(ready.selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
-                           judge=judge_for(case_set, config.judging.budget_s, readings, store), prepare=import_ahead,
-                           keep=spool.keep, give_up_unreachable=config.decision.outage_on_unreachable, stops=stops,
-                           inputs=ready.agent)
+                           settings=RunnerSettings(give_up_unreachable=config.decision.outage_on_unreachable,
+                                                   judge=judge_for(case_set, config.judging.budget_s, readings, store),
+                                                   prepare=import_ahead, keep=spool.keep),
+                           stops=stops, inputs=ready.agent)
         trajectories, verdicts, interrupted, cached = confirm_failures(config, case_set, base, outcome, stops,
                                                                        keep=spool.keep)
         if not interrupted and settings.shard is None:  # a shard holds part of a dimension: the merge is judged

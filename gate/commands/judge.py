@@ -111,7 +111,7 @@ def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory
     from gate.config import without_cache
     from gate.jobs import plan
     from gate.pipeline import select_cases
-    from gate.runner import run_jobs
+    from gate.runner import RunnerSettings, run_jobs
 
     config = loaded.config
     if settings.tags:
@@ -125,7 +125,8 @@ def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory
         raise GateError(f"no selected case has a judge: rubric (tags: {', '.join(config.cases.tags) or 'none'}); "
                         "choose others with --tag or --case", where=str(loaded.case_set.root))
     outcome = run_jobs(plan(selected, config.groups, config.repeats), config.agent, root=config.resolve("."),
-                       progress=settings.progress, give_up_unreachable=config.decision.outage_on_unreachable)
+                       settings=RunnerSettings(progress=settings.progress,
+                                               give_up_unreachable=config.decision.outage_on_unreachable))
     return [t.whole() for t in outcome.trajectories], outcome.interrupted
 
 

@@ -15,6 +15,7 @@ from gate.loader import load_cases
 from gate.pipeline import select_cases
 from gate.records import write_trajectories
 from gate.runner.engine import RunOutcome, run_jobs
+from gate.runner.settings import RunnerSettings
 from gate.tool_recording import write_recordings
 
 
@@ -55,8 +56,9 @@ def run_collect(settings: RunSettings) -> int:
     out = Path(settings.out) if settings.out else config.resolve(config.out_dir) / "trajectories.jsonl"
     if settings.record_tools:
         check_writable(Path(settings.record_tools))  # before any agent call, not after the whole run
-    outcome = run_jobs(jobs, config.agent, root=config.resolve("."), progress=settings.progress,
-                       give_up_unreachable=config.decision.outage_on_unreachable)
+    outcome = run_jobs(jobs, config.agent, root=config.resolve("."),
+                       settings=RunnerSettings(progress=settings.progress,
+                                               give_up_unreachable=config.decision.outage_on_unreachable))
     write_trajectories(out, outcome.trajectories)
     click.echo(summary(outcome, out))
     if settings.record_tools:

@@ -9,5 +9,6 @@ from __future__ import annotations
 
 from gate.runner.base import AgentError
 from gate.runner.engine import RunOutcome, run_jobs
+from gate.runner.settings import RunnerSettings
 
-__all__ = ["AgentError", "RunOutcome", "run_jobs"]
+__all__ = ["AgentError", "RunOutcome", "RunnerSettings", "run_jobs"]

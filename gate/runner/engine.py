@@ -9,14 +9,14 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gate.agent_config import AgentConfig
 from gate.agent_inputs import AgentInputs
 from gate.interrupts import StopRequests
 from gate.jobs import Job, build_request
 from gate.jsonstore import writing_behind
-from gate.net.retry import DEFAULT_BACKOFF_S, Reachability, RetryPolicy, with_retries
+from gate.net.retry import Reachability, RetryPolicy, with_retries
 from gate.records import Kept
 from gate.runner.adapters import build_adapter
 from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory
@@ -24,14 +24,10 @@ from gate.runner.cache import Cache, cache_key
 from gate.runner.fdlimit import fitting_concurrency
 from gate.runner.identity import agent_identity
 from gate.runner.progress import Progress, auto_enabled
+from gate.runner.settings import RunnerSettings
 from gate.runner.tasks import gather_until_stopped
 from gate.trajectory import UNREACHABLE, Trajectory
 from gate.verdict import RunVerdict, Status
-
-if TYPE_CHECKING:
-    import httpx
-
-Judge = Callable[[Trajectory], RunVerdict]
 
 JUDGE_AFTER_S = 0.001
 """While other calls are out, an answer is judged this long after it arrives: answers that arrived
@@ -92,38 +88,25 @@ class _State:
                           {k: self.verdicts[k] for k in sorted(self.verdicts)})
 
 
-def run_jobs(
-    jobs: list[Job], agent: AgentConfig, *, root: Path, progress: bool | None = None,
-    backoff_base_s: float = DEFAULT_BACKOFF_S, sleep: Callable[[float], Awaitable[None]] | None = None,
-    judge: Judge | None = None, prepare: Callable[[], None] | None = None,
-    keep: Callable[[Trajectory], Kept] | None = None, transport: httpx.AsyncBaseTransport | None = None,
-    give_up_unreachable: bool = True, inputs: AgentInputs | None = None, stops: StopRequests | None = None,
-) -> RunOutcome:
+def run_jobs(jobs: list[Job], agent: AgentConfig, *, root: Path, settings: RunnerSettings | None = None,
+             inputs: AgentInputs | None = None, stops: StopRequests | None = None) -> RunOutcome:
     """Call the agent once per job (cache permitting) and collect the trajectories.
 
     A failed call becomes a trajectory with ``error`` set, never an exception; Ctrl-C or SIGTERM
     stops the run and keeps what finished (``interrupted``). Bad settings raise GateError before
-    any call. ``backoff_base_s`` and ``sleep`` tune the retry waits (tests make them instant).
-    ``judge``: each answer is judged as it arrives, so the progress counts passed and failed and
-    the verdicts come back with the trajectories (judged once). ``prepare``: work for the idle time
-    of the agent calls (imports the judge and the reports will need), done in a worker thread once
-    the first call is out, so it is done by the time answers come. ``keep``: what the outcome holds
-    of each trajectory once it is judged (``gate.records.Spool.keep``: its key, the rest on disk);
-    default: the trajectory. ``transport``: an HTTP
-    transport for the http and openai adapters instead of the network (tests).
-    ``give_up_unreachable``: once the first calls found nothing listening and none reached the agent,
-    the rest are recorded as not sent instead of each waiting out its retries (gate.yaml's
-    ``decision.outage_on_unreachable``: one such run is an outage anyway). ``inputs``: the agent's
+    any call. ``settings``: the progress line, the retry waits, the judge of each answer and what is
+    kept of it (:class:`gate.runner.settings.RunnerSettings`; default: its defaults). ``inputs``: the agent's
     inputs as :func:`gate.agent_inputs.check_agent` checked them for these jobs (default: checked
     here); the run closes them. ``stops``: the command's stop requests: one made before the run
     sends no call, and a stop during the run counts as one.
     """
+    settings = settings or RunnerSettings()
     state = _State()
-    enabled = auto_enabled() if progress is None else progress
-    policy = RetryPolicy(retries=agent.retries, base_s=backoff_base_s, sleep=sleep or asyncio.sleep,
-                         on_retry=state.count_retry, reachability=Reachability() if give_up_unreachable else None)
+    policy = RetryPolicy(retries=agent.retries, base_s=settings.backoff_base_s, sleep=settings.sleep or asyncio.sleep,
+                         on_retry=state.count_retry,
+                         reachability=Reachability() if settings.give_up_unreachable else None)
     try:
-        asyncio.run(_run(jobs, agent, root, state, policy, enabled, judge, prepare, keep, transport, inputs, stops))
+        asyncio.run(_run(jobs, agent, root, state, policy, settings, inputs, stops))
     except KeyboardInterrupt:  # no signal handler could be installed: asyncio cancelled the tasks
         state.interrupted = True
     if stops is not None:
@@ -134,13 +117,13 @@ def run_jobs(
 
 
 async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
-               show: bool, judge: Judge | None, prepare: Callable[[], None] | None,
-               keep: Callable[[Trajectory], Kept] | None, transport: httpx.AsyncBaseTransport | None,
-               inputs: AgentInputs | None, stops: StopRequests | None) -> None:
+               settings: RunnerSettings, inputs: AgentInputs | None, stops: StopRequests | None) -> None:
     # The adapter's inputs depend on the (case, group) pairs only; each request is built on its
     # job's turn and dropped with it: held for the whole run, 6,000 cases' requests were ~20 MiB
     # (their messages copied per run).
-    adapter = build_adapter(agent, root, jobs, policy, transport, inputs)
+    judge, prepare, keep = settings.judge, settings.prepare, settings.keep
+    show = auto_enabled() if settings.progress is None else settings.progress
+    adapter = build_adapter(agent, root, jobs, policy, settings.transport, inputs)
     cache = Cache(root / agent.cache) if agent.cache is not False and adapter.cacheable else None
     identity = agent_identity(agent, root, os.environ) if cache is not None else None
     if cache is not None and identity is None:

@@ -11,7 +11,7 @@ import pytest
 
 from gate.interrupts import StopRequests
 from gate.records import Spool, SpooledRun
-from gate.runner import run_jobs
+from gate.runner import RunnerSettings, run_jobs
 from gate.runner.cache import cache_key
 from gate.runner.progress import Progress, auto_enabled, auto_mode
 from gate.trajectory import Trajectory
@@ -42,17 +42,18 @@ def test_cache_hit_makes_no_call_and_failures_are_not_cached(
     name = agent_module(COUNTING_AGENT)
     config = agent(adapter="python", function=f"{name}:run", cache=".gate-cache", identity="v1")
     jobs = jobs_of("c1", "c2", "bad1", groups=("A", "B"))
-    first = run_jobs(jobs, config, root=tmp_path, progress=False)
+    first = run_jobs(jobs, config, root=tmp_path, settings=RunnerSettings(progress=False))
     assert (first.calls, first.cache_hits, first.errors) == (6, 0, 2)
     assert len(list((tmp_path / ".gate-cache").rglob("*.json"))) == 4  # errors are not stored
 
-    second = run_jobs(jobs, config, root=tmp_path, progress=False)
+    second = run_jobs(jobs, config, root=tmp_path, settings=RunnerSettings(progress=False))
     assert (second.calls, second.cache_hits) == (2, 4)  # only the failed jobs are called again
     assert _calls(tmp_path, name).count("c1") == 2  # once per group, the first time only
     hit = next(t for t in second.trajectories if t.case_id == "c1")
     assert hit == next(t for t in first.trajectories if t.case_id == "c1")  # exactly as first recorded
 
-    changed = run_jobs(jobs_of("c1"), config.model_copy(update={"identity": "v2"}), root=tmp_path, progress=False)
+    changed = run_jobs(jobs_of("c1"), config.model_copy(update={"identity": "v2"}), root=tmp_path,
+                       settings=RunnerSettings(progress=False))
     assert (changed.calls, changed.cache_hits) == (1, 0)  # a new agent identity misses
 
 
@@ -60,8 +61,8 @@ def test_unchanged_rerun_makes_zero_calls(tmp_path: Path, agent_module: Callable
     name = agent_module(COUNTING_AGENT)
     config = agent(adapter="python", function=f"{name}:run", cache=str(tmp_path / "abs-cache"))
     jobs = jobs_of("c1", "c2", groups=("A", "B"))
-    first = run_jobs(jobs, config, root=tmp_path, progress=False)
-    second = run_jobs(jobs, config, root=tmp_path, progress=False)
+    first = run_jobs(jobs, config, root=tmp_path, settings=RunnerSettings(progress=False))
+    second = run_jobs(jobs, config, root=tmp_path, settings=RunnerSettings(progress=False))
     assert (second.calls, second.cache_hits) == (0, 4)
     # nothing marks a cached answer: a cached rerun writes byte-identical results
     assert [t.model_dump_json() for t in second.trajectories] == [t.model_dump_json() for t in first.trajectories]
@@ -77,7 +78,7 @@ def test_keep_decides_what_the_outcome_holds_of_each_trajectory_once_judged(
     name = agent_module(COUNTING_AGENT)
     config = agent(adapter="python", function=f"{name}:run", cache="cache")
     jobs = jobs_of("c1", "c2", "bad1", groups=("A", "B"))
-    whole = run_jobs(jobs, config, root=tmp_path, progress=False)
+    whole = run_jobs(jobs, config, root=tmp_path, settings=RunnerSettings(progress=False))
     judged: list[Trajectory] = []
 
     def judge(trajectory: Trajectory) -> RunVerdict:
@@ -86,7 +87,8 @@ def test_keep_decides_what_the_outcome_holds_of_each_trajectory_once_judged(
 
     for rerun in range(2):  # answered, then from the cache (the failed calls are called again)
         with Spool() as spool:
-            kept = run_jobs(jobs, config, root=tmp_path, progress=False, judge=judge, keep=spool.keep)
+            kept = run_jobs(jobs, config, root=tmp_path,
+                            settings=RunnerSettings(progress=False, judge=judge, keep=spool.keep))
             assert all(isinstance(t, SpooledRun) for t in kept.trajectories), rerun
             assert [what_it_did(t.whole()) for t in kept.trajectories] == [what_it_did(t) for t in whole.trajectories]
             assert kept.errors == 2 and len(kept.verdicts) == 6
@@ -96,10 +98,10 @@ def test_keep_decides_what_the_outcome_holds_of_each_trajectory_once_judged(
 def test_a_corrupt_cache_entry_is_a_miss(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module(COUNTING_AGENT)
     config = agent(adapter="python", function=f"{name}:run", cache="cache")
-    run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    run_jobs(jobs_of("c1"), config, root=tmp_path, settings=RunnerSettings(progress=False))
     (entry,) = (tmp_path / "cache").rglob("*.json")
     entry.write_text("{truncated", encoding="utf-8")
-    again = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    again = run_jobs(jobs_of("c1"), config, root=tmp_path, settings=RunnerSettings(progress=False))
     assert (again.calls, again.cache_hits) == (1, 0) and again.trajectories[0].final_answer == "answer c1"
     assert json.loads(entry.read_text())["final_answer"] == "answer c1"  # rewritten
 
@@ -110,7 +112,7 @@ def test_a_cache_that_cannot_be_written_is_skipped_with_one_warning(
     name = agent_module(COUNTING_AGENT)
     (tmp_path / "cache").write_text("not a directory", encoding="utf-8")
     config = agent(adapter="python", function=f"{name}:run", cache="cache")
-    outcome = run_jobs(jobs_of("c1", "c2"), config, root=tmp_path, progress=False)
+    outcome = run_jobs(jobs_of("c1", "c2"), config, root=tmp_path, settings=RunnerSettings(progress=False))
     assert [t.final_answer for t in outcome.trajectories] == ["answer c1", "answer c2"]
     assert (outcome.calls, outcome.cache_hits) == (2, 0)
     (warning,) = capsys.readouterr().err.splitlines()
@@ -123,11 +125,11 @@ def test_an_entry_that_cannot_be_read_or_replaced_is_a_miss(
 ) -> None:
     name = agent_module(COUNTING_AGENT)
     config = agent(adapter="python", function=f"{name}:run", cache="cache")
-    run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    run_jobs(jobs_of("c1"), config, root=tmp_path, settings=RunnerSettings(progress=False))
     (entry,) = (tmp_path / "cache").rglob("*.json")
     entry.unlink()
     (entry / "in-the-way").mkdir(parents=True)  # a directory where the entry was: unreadable and unwritable
-    again = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    again = run_jobs(jobs_of("c1"), config, root=tmp_path, settings=RunnerSettings(progress=False))
     assert (again.calls, again.cache_hits) == (1, 0) and again.trajectories[0].final_answer == "answer c1"
     assert "cannot write to the cache" in capsys.readouterr().err
 
@@ -159,7 +161,8 @@ async def run(request):
 def test_concurrency_bound_with_an_async_agent(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module(INFLIGHT_AGENT)
     outcome = run_jobs(jobs_of(*[f"c{n:02d}" for n in range(10)], groups=("A", "B")),
-                       agent(adapter="python", function=f"{name}:run", concurrency=4), root=tmp_path, progress=False)
+                       agent(adapter="python", function=f"{name}:run", concurrency=4), root=tmp_path,
+                       settings=RunnerSettings(progress=False))
     peaks = [int(t.final_answer) for t in outcome.trajectories]
     assert max(peaks) == 4  # all slots used, never more
 
@@ -176,7 +179,8 @@ def test_the_run_holds_tasks_by_its_concurrency_not_by_its_jobs(tmp_path: Path, 
     # a task per job held ~0.8 KB for every job not yet done (16,700 jobs: 13 MiB)
     name = agent_module(TASKS_AGENT)
     outcome = run_jobs(jobs_of(*[f"c{n:03d}" for n in range(120)], groups=("A", "B")),
-                       agent(adapter="python", function=f"{name}:run", concurrency=3), root=tmp_path, progress=False)
+                       agent(adapter="python", function=f"{name}:run", concurrency=3), root=tmp_path,
+                       settings=RunnerSettings(progress=False))
     assert len(outcome.trajectories) == 240 and all(t.error is None for t in outcome.trajectories)
     alive = [int(t.final_answer) for t in outcome.trajectories]
     assert max(alive) <= 2 * 3 + 3 + 1  # the workers, the calls out (each timed in its own task), the run
@@ -208,7 +212,8 @@ def test_each_request_is_built_on_its_jobs_turn(tmp_path: Path, agent_module: Ca
 
     monkeypatch.setattr(engine, "build_request", build)
     ids = [f"c{n:02d}" for n in range(20)]
-    run_jobs(jobs_of(*ids), agent(adapter="python", function=f"{name}:run", concurrency=1), root=tmp_path, progress=False)
+    run_jobs(jobs_of(*ids), agent(adapter="python", function=f"{name}:run", concurrency=1), root=tmp_path,
+             settings=RunnerSettings(progress=False))
     lines = events.read_text().splitlines()
     waiting = [sum(e.startswith("built") for e in lines[:i]) - sum(e.startswith("sent") for e in lines[:i])
                for i in range(len(lines) + 1)]
@@ -241,7 +246,7 @@ def test_an_answer_is_judged_after_the_request_its_slot_lets_out(tmp_path: Path,
         return RunVerdict(case_id=trajectory.case_id, group=trajectory.group, run=trajectory.run, status=Status.PASS)
 
     outcome = run_jobs(jobs_of("c1", "c2", "c3"), agent(adapter="python", function=f"{name}:run", concurrency=2),
-                       root=tmp_path, progress=False, judge=judge)
+                       root=tmp_path, settings=RunnerSettings(progress=False, judge=judge))
     lines = events.read_text().splitlines()
     assert lines.index("sent c3") < lines.index("judged c1")  # c2 was still out: c3 went first
     assert sorted(outcome.verdicts) == [("c1", "A", 0), ("c2", "A", 0), ("c3", "A", 0)]
@@ -266,9 +271,11 @@ def test_the_preparation_runs_once_beside_the_loop_while_the_first_calls_are_out
     def prepare() -> None:
         threads.append(threading.current_thread())
 
-    first = run_jobs(jobs_of("c1", "c2", "c3"), config, root=tmp_path, progress=False, prepare=prepare)
+    first = run_jobs(jobs_of("c1", "c2", "c3"), config, root=tmp_path,
+                     settings=RunnerSettings(progress=False, prepare=prepare))
     assert first.calls == 3 and len(threads) == 1 and threads[0] is not threading.current_thread()
-    again = run_jobs(jobs_of("c1", "c2", "c3"), config, root=tmp_path, progress=False, prepare=prepare)
+    again = run_jobs(jobs_of("c1", "c2", "c3"), config, root=tmp_path,
+                     settings=RunnerSettings(progress=False, prepare=prepare))
     assert again.cache_hits == 3 and len(threads) == 1  # nothing called, nothing to wait for: nothing readied
 
 
@@ -279,7 +286,7 @@ def test_a_failing_preparation_leaves_the_run_alone(tmp_path: Path, agent_module
         raise ImportError("no module named 'broken'")
 
     outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run"), root=tmp_path,
-                       progress=False, prepare=prepare)
+                       settings=RunnerSettings(progress=False, prepare=prepare))
     assert [t.final_answer for t in outcome.trajectories] == ["1. c1", "1. c2"]
     assert all(t.error is None for t in outcome.trajectories)
 
@@ -298,8 +305,8 @@ def test_ctrl_c_keeps_finished_results(tmp_path: Path, agent_module: Callable[[s
     name = agent_module(STOPPING_AGENT)
     jobs = jobs_of("a1", "a2", "zz-stop", "zz-stop2")
     # concurrency 1: the jobs run in key order, so a1 and a2 are done when zz-stop interrupts
-    outcome = run_jobs(jobs, agent(adapter="python", function=f"{name}:run", concurrency=1),
-                       root=tmp_path, progress=False)
+    outcome = run_jobs(jobs, agent(adapter="python", function=f"{name}:run", concurrency=1), root=tmp_path,
+                       settings=RunnerSettings(progress=False))
     assert outcome.interrupted
     assert [t.case_id for t in outcome.trajectories] == ["a1", "a2"]
     assert all(t.error is None for t in outcome.trajectories)
@@ -311,13 +318,15 @@ def test_a_stop_made_before_the_run_sends_no_call_and_one_during_it_counts_for_t
     stops = StopRequests()
     stops.request()  # while the cases loaded
     outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{counting}:run"), root=tmp_path,
-                       progress=False, stops=stops)
+                       settings=RunnerSettings(progress=False), stops=stops)
     assert outcome.interrupted and outcome.calls == 0 and outcome.trajectories == []
     assert _calls(tmp_path, counting) == []
 
     stops = StopRequests()
-    outcome = run_jobs(jobs_of("a1", "zz-stop"), agent(adapter="python", function=f"{agent_module(STOPPING_AGENT)}:run",
-                                                       concurrency=1), root=tmp_path, progress=False, stops=stops)
+    outcome = run_jobs(jobs_of("a1", "zz-stop"),
+                       agent(adapter="python", function=f"{agent_module(STOPPING_AGENT)}:run",
+                                                       concurrency=1),
+                       root=tmp_path, settings=RunnerSettings(progress=False), stops=stops)
     assert outcome.interrupted and stops.requested  # the command's next signal stops at once
 
 
@@ -336,7 +345,7 @@ def test_an_ignored_ctrl_c_is_left_ignored(tmp_path: Path, agent_module: Callabl
     # a caller that ignores SIGINT keeps its choice (the `gate` command itself takes the signal)
     name = agent_module(IGNORED_STOP_AGENT)
     outcome = run_jobs(jobs_of("a1", "b-stop", "c1"), agent(adapter="python", function=f"{name}:run", concurrency=1),
-                       root=tmp_path, progress=False)
+                       root=tmp_path, settings=RunnerSettings(progress=False))
     assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     assert not outcome.interrupted
     assert [t.final_answer for t in outcome.trajectories] == ["done a1", "done b-stop", "done c1"]
@@ -416,12 +425,12 @@ def test_progress_auto_is_a_line_on_a_terminal_and_log_lines_in_ci(monkeypatch: 
 def test_a_tampered_entry_naming_another_case_is_a_miss(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module(COUNTING_AGENT)
     config = agent(adapter="python", function=f"{name}:run", cache="cache")
-    run_jobs(jobs_of("c1", "c2"), config, root=tmp_path, progress=False)
+    run_jobs(jobs_of("c1", "c2"), config, root=tmp_path, settings=RunnerSettings(progress=False))
     entries = sorted((tmp_path / "cache").rglob("*.json"))
     records = {json.loads(e.read_text())["case_id"]: e for e in entries}
     forged = json.loads(records["c2"].read_text())
     records["c1"].write_text(json.dumps({**forged, "final_answer": "forged"}), encoding="utf-8")  # c2's answer as c1's
-    again = run_jobs(jobs_of("c1", "c2"), config, root=tmp_path, progress=False)
+    again = run_jobs(jobs_of("c1", "c2"), config, root=tmp_path, settings=RunnerSettings(progress=False))
     assert (again.calls, again.cache_hits) == (1, 1)
     assert [(t.case_id, t.final_answer) for t in again.trajectories] == [("c1", "answer c1"), ("c2", "answer c2")]
 
@@ -432,12 +441,12 @@ def test_a_fifo_in_the_cache_is_skipped_without_blocking(tmp_path: Path, agent_m
 
     name = agent_module(COUNTING_AGENT)
     config = agent(adapter="python", function=f"{name}:run", cache="cache", timeout_s=5)
-    run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    run_jobs(jobs_of("c1"), config, root=tmp_path, settings=RunnerSettings(progress=False))
     (entry,) = (tmp_path / "cache").rglob("*.json")
     entry.unlink()
     os.mkfifo(entry)  # nobody ever writes to it: a blocking read would hang the run
     started = time.monotonic()
-    again = run_jobs(jobs_of("c1"), config, root=tmp_path, progress=False)
+    again = run_jobs(jobs_of("c1"), config, root=tmp_path, settings=RunnerSettings(progress=False))
     assert time.monotonic() - started < 5
     assert (again.calls, again.cache_hits) == (1, 0) and again.trajectories[0].final_answer == "answer c1"
 
@@ -453,5 +462,5 @@ def test_progress_counts_an_uncertain_run_neither_passed_nor_failed(tmp_path: Pa
 
     name = agent_module(ORDERED_AGENT)
     run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run", concurrency=1), root=tmp_path,
-             progress=False, judge=judge)
+             settings=RunnerSettings(progress=False, judge=judge))
     assert sorted(recorded, key=str) == [False, None]

@@ -16,7 +16,7 @@ from gate.errors import GateError
 from gate.net.body import ERROR_BODY_LIMIT
 from gate.net.client import new_client
 from gate.net.post import post_json
-from gate.runner import AgentError, run_jobs
+from gate.runner import AgentError, RunnerSettings, run_jobs
 from gate.trajectory import UNREACHABLE
 from tests.tlscontext import trusts_nothing
 
@@ -31,8 +31,8 @@ def _answer(seen: Seen) -> dict[str, object]:
 
 def test_posts_the_request_and_reads_the_trajectory(tmp_path: Path) -> None:
     with mocked(lambda seen, i: Reply(body=_answer(seen))) as server:
-        outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url + "/run"),
-                           root=tmp_path, progress=False, transport=server.transport)
+        outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url + "/run"), root=tmp_path,
+                           settings=RunnerSettings(progress=False, transport=server.transport))
     assert [t.final_answer for t in outcome.trajectories] == ["answer of c1", "answer of c2"]
     assert sorted(s.body["case_id"] for s in server.seen) == ["c1", "c2"]
     assert {s.path for s in server.seen} == {"/run"}
@@ -41,7 +41,8 @@ def test_posts_the_request_and_reads_the_trajectory(tmp_path: Path) -> None:
 
 def test_a_real_socket_carries_the_same_exchange(tmp_path: Path) -> None:
     with serve(lambda seen, i: Reply(body=_answer(seen))) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url + "/run"), root=tmp_path, progress=False)
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url + "/run"), root=tmp_path,
+                           settings=RunnerSettings(progress=False))
     assert [t.final_answer for t in outcome.trajectories] == ["answer of c1"]
     assert [s.path for s in server.seen] == ["/run"]
 
@@ -53,8 +54,8 @@ def test_429_then_200_honours_retry_after(tmp_path: Path, sleeps: Sleeps) -> Non
         return Reply(body=_answer(seen))
 
     with mocked(handler) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
-                           root=tmp_path, progress=False, sleep=sleeps, transport=server.transport)
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3), root=tmp_path,
+                           settings=RunnerSettings(progress=False, sleep=sleeps, transport=server.transport))
     (record,) = outcome.trajectories
     assert record.error is None and record.final_answer == "answer of c1"
     assert sleeps.delays == [7.0]
@@ -64,8 +65,9 @@ def test_429_then_200_honours_retry_after(tmp_path: Path, sleeps: Sleeps) -> Non
 
 def test_5xx_exhaustion_is_an_error_trajectory_after_backoff(tmp_path: Path, sleeps: Sleeps) -> None:
     with mocked(lambda seen, i: Reply(503, {"error": "overloaded"})) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=2),
-                           transport=server.transport, root=tmp_path, progress=False, sleep=sleeps, backoff_base_s=0.25)
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=2), root=tmp_path,
+                           settings=RunnerSettings(progress=False, backoff_base_s=0.25, sleep=sleeps,
+                                                   transport=server.transport))
     (record,) = outcome.trajectories
     assert record.error == f'HTTP 503 from {server.url}: {{"error": "overloaded"}} (after 3 attempts)'
     assert len(server.seen) == 3
@@ -76,8 +78,8 @@ def test_5xx_exhaustion_is_an_error_trajectory_after_backoff(tmp_path: Path, sle
 
 def test_other_4xx_is_never_retried(tmp_path: Path, sleeps: Sleeps) -> None:
     with mocked(lambda seen, i: Reply(422, {"detail": "bad request"})) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
-                           transport=server.transport, root=tmp_path, progress=False, sleep=sleeps)
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3), root=tmp_path,
+                           settings=RunnerSettings(progress=False, sleep=sleeps, transport=server.transport))
     assert outcome.trajectories[0].error == f'HTTP 422 from {server.url}: {{"detail": "bad request"}}'
     assert len(server.seen) == 1 and sleeps.delays == []
 
@@ -90,8 +92,8 @@ def test_an_error_body_is_kept_whole_and_only_a_runaway_one_is_cut(tmp_path: Pat
         return Reply(422, reason) if seen.body["case_id"] == "c1" else Reply(400, raw=runaway.encode())
 
     with mocked(handler) as server:
-        whole, cut = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url),
-                              transport=server.transport, root=tmp_path, progress=False).trajectories
+        whole, cut = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url), root=tmp_path,
+                              settings=RunnerSettings(progress=False, transport=server.transport)).trajectories
     assert whole.error == f"HTTP 422 from {server.url}: {json.dumps(reason)}"  # the last problem too, past 200 characters
     assert cut.error == f"HTTP 400 from {server.url}: {runaway[:ERROR_BODY_LIMIT]}…"
 
@@ -101,7 +103,7 @@ def test_connection_refused_is_retried_then_recorded(tmp_path: Path, sleeps: Sle
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=f"http://127.0.0.1:{port}/", retries=1),
-                       root=tmp_path, progress=False, sleep=sleeps)
+                       root=tmp_path, settings=RunnerSettings(progress=False, sleep=sleeps))
     error = outcome.trajectories[0].error
     assert error is not None
     assert error.startswith(f"connection failed to http://127.0.0.1:{port}/: ")
@@ -115,7 +117,7 @@ def test_timeout_is_an_error_trajectory(tmp_path: Path) -> None:
 
     with serve(handler) as server:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, timeout_s=0.3, retries=0),
-                           root=tmp_path, progress=False)
+                           root=tmp_path, settings=RunnerSettings(progress=False))
     assert outcome.trajectories[0].error == f"timed out after 0.3 s at {server.url}"
 
 
@@ -124,21 +126,22 @@ def test_a_server_that_keeps_dripping_times_out_as_a_whole(tmp_path: Path) -> No
     body = b'{"final_answer": "' + b"x" * 100 + b'"}'
     with serve(lambda seen, i: Reply(raw=body, drip_s=0.1)) as server:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, timeout_s=0.5, retries=0),
-                           root=tmp_path, progress=False)
+                           root=tmp_path, settings=RunnerSettings(progress=False))
     assert outcome.trajectories[0].error == f"timed out after 0.5 s at {server.url}"
 
 
 def test_garbage_body_is_an_agent_error(tmp_path: Path) -> None:
     with mocked(lambda seen, i: Reply(raw=b"<html>oops</html>")) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), transport=server.transport, root=tmp_path, progress=False)
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), root=tmp_path,
+                           settings=RunnerSettings(progress=False, transport=server.transport))
     assert outcome.trajectories[0].error == (
         "the HTTP 200 response body is not valid JSON (Expecting value at line 1 column 1): <html>oops</html>")
 
 
 def test_a_body_that_cannot_be_decoded_is_a_final_agent_error(tmp_path: Path, sleeps: Sleeps) -> None:
     with mocked(lambda seen, i: Reply(raw=b"not gzip at all", headers={"Content-Encoding": "gzip"})) as server:
-        outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url, retries=2),
-                           transport=server.transport, root=tmp_path, progress=False, sleep=sleeps)
+        outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="http", url=server.url, retries=2), root=tmp_path,
+                           settings=RunnerSettings(progress=False, sleep=sleeps, transport=server.transport))
     assert [t.error for t in outcome.trajectories] == [
         f"the response body from {server.url} could not be decoded: Error -3 while decompressing data: "
         "incorrect header check"] * 2
@@ -177,7 +180,7 @@ def test_every_httpx_failure_is_an_agent_error(error: Exception, message: str, r
 ], ids=["bad-port", "port-range", "no-host"])
 def test_an_unusable_url_is_a_gate_error_before_any_call(tmp_path: Path, url: str, message: str) -> None:
     with pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1"), agent(adapter="http", url=url), root=tmp_path, progress=False)
+        run_jobs(jobs_of("c1"), agent(adapter="http", url=url), root=tmp_path, settings=RunnerSettings(progress=False))
     assert str(info.value) == message
 
 
@@ -196,7 +199,8 @@ def test_a_url_without_a_scheme_is_refused_by_the_config(tmp_path: Path, adapter
 def test_huge_body_is_capped(tmp_path: Path) -> None:
     big = b'{"final_answer": "' + b"x" * (10 * 1024 * 1024) + b'"}'
     with mocked(lambda seen, i: Reply(raw=big)) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), transport=server.transport, root=tmp_path, progress=False)
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url), root=tmp_path,
+                           settings=RunnerSettings(progress=False, transport=server.transport))
     assert outcome.trajectories[0].error == f"the response body from {server.url} exceeded the 10 MB cap"
 
 
@@ -209,7 +213,7 @@ def test_headers_expand_env_at_call_time_and_never_leak(tmp_path: Path, monkeypa
 
     with mocked(handler) as server:
         outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, headers=headers, retries=0),
-                           transport=server.transport, root=tmp_path, progress=False)
+                           root=tmp_path, settings=RunnerSettings(progress=False, transport=server.transport))
     assert server.seen[0].headers["authorization"] == "Bearer tok-5ecret-value"
     assert server.seen[0].headers["x-team"] == "qa-tok-5ecret-value"
     error = outcome.trajectories[0].error
@@ -222,7 +226,8 @@ def test_an_unset_header_variable_is_a_gate_error_before_any_call(
     monkeypatch.delenv("GATE_TEST_UNSET", raising=False)
     config = agent(adapter="http", url="http://127.0.0.1:9/", headers={"X-Key": "${GATE_TEST_UNSET}"})
     with serve(lambda seen, i: Reply(body=_answer(seen))) as server, pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1"), config.model_copy(update={"url": server.url}), root=tmp_path, progress=False)
+        run_jobs(jobs_of("c1"), config.model_copy(update={"url": server.url}), root=tmp_path,
+                 settings=RunnerSettings(progress=False))
     assert str(info.value) == "agent.headers.X-Key: environment variable GATE_TEST_UNSET is not set"
     assert server.seen == []
 
@@ -245,8 +250,8 @@ def test_concurrency_bound_is_respected(tmp_path: Path) -> None:
 
     ids = [f"c{n:02d}" for n in range(12)]
     with serve(handler) as server:
-        outcome = run_jobs(jobs_of(*ids), agent(adapter="http", url=server.url, concurrency=limit),
-                           root=tmp_path, progress=False)
+        outcome = run_jobs(jobs_of(*ids), agent(adapter="http", url=server.url, concurrency=limit), root=tmp_path,
+                           settings=RunnerSettings(progress=False))
     assert [t.error for t in outcome.trajectories] == [None] * 12
     assert peak == limit
 
@@ -261,17 +266,18 @@ def test_a_secret_cut_by_the_error_excerpt_leaves_no_prefix(tmp_path: Path, monk
         return Reply(500, raw=("x" * offset + seen.headers["authorization"] + " tail").encode())
 
     with mocked(handler) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=0,
+        outcome = run_jobs(jobs_of("c1"),
+                           agent(adapter="http", url=server.url, retries=0,
                                                 headers={"Authorization": "Bearer ${GATE_TEST_TOKEN}"}),
-                           transport=server.transport, root=tmp_path, progress=False)
+                           root=tmp_path, settings=RunnerSettings(progress=False, transport=server.transport))
     error = outcome.trajectories[0].error or ""
     assert "sk-l" not in error and token[:4] not in error.replace("***", "")
 
 
 def test_a_retry_after_longer_than_a_run_waits_gives_up_at_once(tmp_path: Path, sleeps: Sleeps) -> None:
     with mocked(lambda seen, i: Reply(429, {"error": "quota"}, headers={"Retry-After": "3600"})) as server:
-        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3),
-                           transport=server.transport, root=tmp_path, progress=False, sleep=sleeps)
+        outcome = run_jobs(jobs_of("c1"), agent(adapter="http", url=server.url, retries=3), root=tmp_path,
+                           settings=RunnerSettings(progress=False, sleep=sleeps, transport=server.transport))
     (record,) = outcome.trajectories
     assert sleeps.delays == [] and len(server.seen) == 1  # no hour of sleep, no second call
     assert record.error is not None and record.error.endswith(
@@ -336,11 +342,11 @@ def test_the_client_is_built_once_at_the_first_call_and_never_for_a_rerun_from_t
     monkeypatch.setattr(httpcall, "new_client", counting)
     with mocked(lambda seen, i: Reply(body=_answer(seen))) as server:
         cached = agent(adapter="http", url=server.url + "/run", concurrency=3, cache=".cache", identity="v1")
-        first = run_jobs(jobs_of("c1", "c2", "c3", "c4", "c5"), cached, root=tmp_path, progress=False,
-                         transport=server.transport)
+        first = run_jobs(jobs_of("c1", "c2", "c3", "c4", "c5"), cached, root=tmp_path,
+                         settings=RunnerSettings(progress=False, transport=server.transport))
         assert (first.calls, built) == (5, [server.url + "/run"])  # one pool for every call
-        again = run_jobs(jobs_of("c1", "c2", "c3", "c4", "c5"), cached, root=tmp_path, progress=False,
-                         transport=server.transport)
+        again = run_jobs(jobs_of("c1", "c2", "c3", "c4", "c5"), cached, root=tmp_path,
+                         settings=RunnerSettings(progress=False, transport=server.transport))
     assert (again.calls, again.cache_hits, built) == (0, 5, [server.url + "/run"])
     assert [t.final_answer for t in again.trajectories] == [f"answer of c{i}" for i in range(1, 6)]
 
@@ -384,8 +390,9 @@ def test_an_agent_that_was_never_started_is_given_up_on_after_three_calls(
 
     jobs = jobs_of(*(f"c{i}" for i in range(8)))
     outcome = run_jobs(jobs, agent(adapter="http", url="http://127.0.0.1:9/run", retries=2, concurrency=1),
-                       root=tmp_path, progress=False, sleep=sleeps, transport=httpx.MockTransport(refuse),
-                       give_up_unreachable=give_up)
+                       root=tmp_path,
+                       settings=RunnerSettings(progress=False, sleep=sleeps, transport=httpx.MockTransport(refuse),
+                                               give_up_unreachable=give_up))
     errors = [t.error or "" for t in outcome.trajectories]
     assert all(t.metadata.get(UNREACHABLE) is True for t in outcome.trajectories)
     assert outcome.calls == (3 if give_up else 8)  # a job not sent is no call

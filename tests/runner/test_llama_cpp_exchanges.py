@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gate.runner import run_jobs
+from gate.runner import RunnerSettings, run_jobs
 from gate.runner.adapters.openai import ChatAdapter
 
 from .conftest import Sleeps, agent, jobs_of
@@ -43,8 +43,9 @@ def _llama(url: str, **settings: Any) -> Any:
 
 def _run(handler: Any, tmp_path: Path, sleeps: Sleeps | None = None, **settings: Any) -> tuple[Any, list[Seen]]:
     with mocked(handler) as server:
-        outcome = run_jobs(jobs_of("feedback", intercepts=FEEDBACK), _llama(server.url, **settings),
-                           transport=server.transport, root=tmp_path, progress=False, sleep=sleeps or Sleeps())
+        outcome = run_jobs(jobs_of("feedback", intercepts=FEEDBACK), _llama(server.url, **settings), root=tmp_path,
+                           settings=RunnerSettings(progress=False, sleep=sleeps or Sleeps(),
+                                                   transport=server.transport))
     (record,) = outcome.trajectories
     return record, server.seen
 

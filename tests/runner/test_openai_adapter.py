@@ -8,7 +8,7 @@ import pytest
 
 from gate.agent_inputs import endpoint_url
 from gate.errors import GateError
-from gate.runner import run_jobs
+from gate.runner import RunnerSettings, run_jobs
 
 from .conftest import Sleeps, agent, jobs_of
 from .loopback import Reply, Seen, mocked, serve
@@ -54,7 +54,8 @@ def test_tool_loop_answers_from_intercepts(skills: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("GATE_TEST_KEY", "sk-test-123456")
     jobs = jobs_of("c1", groups=("A", "B"), intercepts=INTERCEPTS, skills=("dining",))
     with mocked(chat_server) as server:
-        outcome = run_jobs(jobs, _openai(server.url + "/v1", temperature=0.3, seed=42), transport=server.transport, root=skills, progress=False)
+        outcome = run_jobs(jobs, _openai(server.url + "/v1", temperature=0.3, seed=42), root=skills,
+                           settings=RunnerSettings(progress=False, transport=server.transport))
     a, b = outcome.trajectories
     assert a.error is None and b.error is None
     assert [c.name for c in b.tool_calls] == ["search_restaurants", "book_table", "get_weather"]
@@ -90,8 +91,8 @@ def test_max_turns_stops_a_tool_loop(skills: Path) -> None:
                                        "tool_calls": [_tool_call(f"c{index}", "search_restaurants", "{}")]}))
 
     with mocked(loop_forever) as server:
-        (record,) = run_jobs(jobs_of("c1", intercepts=INTERCEPTS), _openai(server.url, max_turns=3),
-                             transport=server.transport, root=skills, progress=False).trajectories
+        (record,) = run_jobs(jobs_of("c1", intercepts=INTERCEPTS), _openai(server.url, max_turns=3), root=skills,
+                             settings=RunnerSettings(progress=False, transport=server.transport)).trajectories
     assert len(server.seen) == 3 and len(record.tool_calls) == 3
     assert record.metadata["stop_reason"] == "max_turns" and record.final_answer == "turn 2"
 
@@ -109,8 +110,8 @@ def test_each_request_is_retried_and_the_key_never_printed(
         return chat_server(seen, index)
 
     with mocked(flaky) as server:
-        outcome = run_jobs(jobs_of("c1", intercepts=INTERCEPTS), _openai(server.url), transport=server.transport, root=skills,
-                           progress=False, sleep=sleeps)
+        outcome = run_jobs(jobs_of("c1", intercepts=INTERCEPTS), _openai(server.url), root=skills,
+                           settings=RunnerSettings(progress=False, sleep=sleeps, transport=server.transport))
     (record,) = outcome.trajectories
     assert sleeps.delays == [2.0] and outcome.retries == 1
     assert record.error == (f'turn 2: HTTP 401 from {server.url}/chat/completions: {{"error": "bad key ***"}}'
@@ -122,15 +123,15 @@ def test_each_chat_request_is_bounded_as_a_whole(skills: Path) -> None:
     # a byte every 0.1 s never trips a per-read timeout of 0.5 s; the whole answer would take 10 s
     body = json.dumps(_completion({"content": "x" * 100})).encode()
     with serve(lambda seen, i: Reply(raw=body, drip_s=0.1)) as server:
-        (record,) = run_jobs(jobs_of("c1"), _openai(server.url, timeout_s=0.5, retries=0),
-                             root=skills, progress=False).trajectories
+        (record,) = run_jobs(jobs_of("c1"), _openai(server.url, timeout_s=0.5, retries=0), root=skills,
+                             settings=RunnerSettings(progress=False)).trajectories
     assert record.error == f"timed out after 0.5 s at {server.url}/chat/completions"
 
 
 def test_a_missing_skill_file_is_a_gate_error_before_any_call(skills: Path) -> None:
     with mocked(chat_server) as server, pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1", groups=("A", "B"), skills=("dining", "packing")), _openai(server.url),
-                 transport=server.transport, root=skills, progress=False)
+        run_jobs(jobs_of("c1", groups=("A", "B"), skills=("dining", "packing")), _openai(server.url), root=skills,
+                 settings=RunnerSettings(progress=False, transport=server.transport))
     assert str(info.value) == ("skill file not found for active skill 'packing' (case c1, group B): "
                                f"expected {skills / 'skills' / 'packing.md'}")
     assert server.seen == []
@@ -139,21 +140,23 @@ def test_a_missing_skill_file_is_a_gate_error_before_any_call(skills: Path) -> N
 def test_a_skill_file_that_is_not_utf8_is_a_gate_error_naming_it(skills: Path) -> None:
     (skills / "skills" / "dining.md").write_bytes(b"# Dining\n\xff\xfe caf\xe9\n")  # Latin-1, not UTF-8
     with mocked(chat_server) as server, pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1", groups=("B",), skills=("dining",)), _openai(server.url), transport=server.transport,
-                 root=skills, progress=False)
+        run_jobs(jobs_of("c1", groups=("B",), skills=("dining",)), _openai(server.url), root=skills,
+                 settings=RunnerSettings(progress=False, transport=server.transport))
     assert str(info.value).endswith(f"{skills / 'skills' / 'dining.md'} is not UTF-8 text (byte 9)")
     assert server.seen == []
 
 
 def test_model_is_required(skills: Path) -> None:
     with pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1"), agent(adapter="openai", url="http://127.0.0.1:9"), root=skills, progress=False)
+        run_jobs(jobs_of("c1"), agent(adapter="openai", url="http://127.0.0.1:9"), root=skills,
+                 settings=RunnerSettings(progress=False))
     assert str(info.value) == "agent.model is required by the openai adapter"
 
 
 def test_a_response_without_a_message_is_an_agent_error(skills: Path) -> None:
     with mocked(lambda seen, i: Reply(body={"choices": []})) as server:
-        (record,) = run_jobs(jobs_of("c1"), _openai(server.url), transport=server.transport, root=skills, progress=False).trajectories
+        (record,) = run_jobs(jobs_of("c1"), _openai(server.url), root=skills,
+                             settings=RunnerSettings(progress=False, transport=server.transport)).trajectories
     assert record.error == 'the chat-completions response has no choices[0].message: {"choices": []}'
 
 
@@ -242,7 +245,8 @@ def test_the_model_sees_the_real_tools_and_a_forbidden_one_without_intercept_is_
 def test_bad_tool_declarations_are_refused_before_any_call(tmp_path: Path, tools: Any, message: str) -> None:
     (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
     with mocked(emailing_model) as server, pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1"), _openai(server.url, tools="tools.json"), transport=server.transport, root=tmp_path, progress=False)
+        run_jobs(jobs_of("c1"), _openai(server.url, tools="tools.json"), root=tmp_path,
+                 settings=RunnerSettings(progress=False, transport=server.transport))
     assert message in str(info.value)
     assert server.seen == []
 
@@ -291,8 +295,8 @@ def test_a_reasoning_model_s_thinking_is_set_apart_from_its_answer(tmp_path: Pat
         return Reply(body=_completion({"content": answers[question.removeprefix("question of ")]}))
 
     with mocked(reply) as server:
-        outcome = run_jobs(jobs_of("c1", "c2", "c3"), _openai(server.url + "/v1"), transport=server.transport,
-                           root=tmp_path, progress=False)
+        outcome = run_jobs(jobs_of("c1", "c2", "c3"), _openai(server.url + "/v1"), root=tmp_path,
+                           settings=RunnerSettings(progress=False, transport=server.transport))
     set_apart, left_open, plain = outcome.trajectories
     assert set_apart.final_answer == '[{"city": "厦门"}]'
     assert set_apart.metadata["reasoning_chars"] == len("用户要 JSON，3 个城市。先想想：厦门、成都、青岛。")
@@ -327,8 +331,8 @@ def test_a_malformed_reply_is_that_run_s_agent_error_and_the_others_go_on(
         return Reply(body=_completion({"content": "fine"}))
 
     with mocked(reply) as server:
-        bad, good = run_jobs(jobs_of("good", "bad"), _openai(server.url), transport=server.transport, root=skills,
-                             progress=False).trajectories
+        bad, good = run_jobs(jobs_of("good", "bad"), _openai(server.url), root=skills,
+                             settings=RunnerSettings(progress=False, transport=server.transport)).trajectories
     assert good.error is None and good.final_answer == "fine"
     assert bad.error == error
 
@@ -336,6 +340,6 @@ def test_a_malformed_reply_is_that_run_s_agent_error_and_the_others_go_on(
 def test_usage_details_beside_the_counts_are_skipped(skills: Path) -> None:
     usage = {"prompt_tokens": 4, "completion_tokens_details": {"reasoning_tokens": 2}, "cached": True}
     with mocked(lambda seen, i: Reply(body={"choices": [{"message": {"content": "ok"}}], "usage": usage})) as server:
-        (record,) = run_jobs(jobs_of("c1"), _openai(server.url), transport=server.transport, root=skills,
-                             progress=False).trajectories
+        (record,) = run_jobs(jobs_of("c1"), _openai(server.url), root=skills,
+                             settings=RunnerSettings(progress=False, transport=server.transport)).trajectories
     assert record.error is None and record.metadata["usage"] == {"prompt_tokens": 4}

@@ -11,7 +11,7 @@ import yaml
 
 from gate.jobs import plan
 from gate.loader import load_cases
-from gate.runner import run_jobs
+from gate.runner import RunnerSettings, run_jobs
 from gate.tool_recording import write_recordings
 from gate.trajectory import Trajectory
 
@@ -41,8 +41,9 @@ def _run(tmp_path: Path, sleeps: Sleeps, cases: Path = CASES, **settings: Any) -
     jobs = plan(list(load_cases(cases).cases.values()), ("A",))
     with mocked(scripted_model) as server:
         config = agent(adapter="openai", url=server.url, model="m", retries=0, **settings)
-        (record,) = run_jobs(jobs, config, transport=server.transport, root=tmp_path, progress=False,
-                             sleep=sleeps).trajectories
+        (record,) = run_jobs(jobs, config, root=tmp_path,
+                             settings=RunnerSettings(progress=False, sleep=sleeps,
+                                                     transport=server.transport)).trajectories
     return record
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from gate.errors import GateError
 from gate.jsonstore import JsonStore
-from gate.runner import run_jobs
+from gate.runner import RunnerSettings, run_jobs
 from gate.trajectory import Trajectory
 
 from .conftest import HERE, Sleeps, agent, jobs_of
@@ -34,24 +34,24 @@ async def run(request):
 
 def test_sync_function_runs_in_a_worker_thread(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module(SYNC_AGENT)
-    outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run"),
-                       root=tmp_path, progress=False)
+    outcome = run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run"), root=tmp_path,
+                       settings=RunnerSettings(progress=False))
     assert [t.final_answer for t in outcome.trajectories] == ["sync c1", "sync c2"]
     assert all(t.metadata["thread"].startswith("gate-agent") for t in outcome.trajectories)
 
 
 def test_async_function_is_awaited(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module(ASYNC_AGENT)
-    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run"),
-                         root=tmp_path, progress=False).trajectories
+    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run"), root=tmp_path,
+                         settings=RunnerSettings(progress=False)).trajectories
     assert record.final_answer == "async c1"
     assert record.tool_calls[0].name == "t" and record.tool_calls[0].args == {"a": 1}
 
 
 def test_an_exception_is_an_agent_error(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module("def run(request):\n    raise ValueError('model refused')\n")
-    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run", retries=3),
-                         root=tmp_path, progress=False).trajectories
+    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run", retries=3), root=tmp_path,
+                         settings=RunnerSettings(progress=False)).trajectories
     assert record.error == f"{name}:run raised ValueError: model refused"
 
 
@@ -63,8 +63,8 @@ def test_a_connection_error_is_retried(tmp_path: Path, agent_module: Callable[[s
         "    if len(calls) < 3:\n"
         "        raise ConnectionError('reset by peer')\n"
         "    return {'final_answer': 'third time lucky'}\n")
-    outcome = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run", retries=3),
-                       root=tmp_path, progress=False, sleep=sleeps)
+    outcome = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run", retries=3), root=tmp_path,
+                       settings=RunnerSettings(progress=False, sleep=sleeps))
     assert outcome.trajectories[0].final_answer == "third time lucky"
     assert outcome.retries == 2 and len(sleeps.delays) == 2
 
@@ -72,7 +72,7 @@ def test_a_connection_error_is_retried(tmp_path: Path, agent_module: Callable[[s
 def test_async_timeout(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module("import asyncio\nasync def run(request):\n    await asyncio.sleep(30)\n")
     (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run", timeout_s=0.2, retries=0),
-                         root=tmp_path, progress=False).trajectories
+                         root=tmp_path, settings=RunnerSettings(progress=False)).trajectories
     assert record.error == "timed out after 0.2 s"
 
 
@@ -92,7 +92,8 @@ def test_a_hung_sync_call_does_not_hold_up_the_next(tmp_path: Path, agent_module
     config = agent(adapter="python", function=f"{name}:run", timeout_s=2, retries=0, concurrency=1)
     try:
         # one slot: "quick-1" starts only after "hang-1" has timed out, its thread still stuck
-        hung, quick = run_jobs(jobs_of("hang-1", "quick-1"), config, root=tmp_path, progress=False).trajectories
+        hung, quick = run_jobs(jobs_of("hang-1", "quick-1"), config, root=tmp_path,
+                               settings=RunnerSettings(progress=False)).trajectories
     finally:
         sys.modules[name].release.set()
     assert hung.error == "timed out after 2 s"
@@ -105,10 +106,11 @@ def test_a_hung_sync_call_does_not_delay_exit(tmp_path: Path, agent_module: Call
         "import sys\n"
         f"sys.path.insert(0, {str(HERE.parent.parent)!r})\n"
         "from pathlib import Path\n"
-        "from gate.runner import run_jobs\n"
+        "from gate.runner import RunnerSettings, run_jobs\n"
         "from tests.runner.conftest import agent, jobs_of\n"
         f"config = agent(adapter='python', function='{name}:run', timeout_s=0.3, retries=0)\n"
-        f"outcome = run_jobs(jobs_of('c1'), config, root=Path({str(tmp_path)!r}), progress=False)\n"
+        f"outcome = run_jobs(jobs_of('c1'), config, root=Path({str(tmp_path)!r}),\n"
+        "               settings=RunnerSettings(progress=False))\n"
         "print(outcome.trajectories[0].error)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)  # not 30 s
@@ -117,8 +119,8 @@ def test_a_hung_sync_call_does_not_delay_exit(tmp_path: Path, agent_module: Call
 
 def test_a_non_dict_result_is_an_agent_error(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module("def run(request):\n    return 'just text'\n")
-    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run"),
-                         root=tmp_path, progress=False).trajectories
+    (record,) = run_jobs(jobs_of("c1"), agent(adapter="python", function=f"{name}:run"), root=tmp_path,
+                         settings=RunnerSettings(progress=False)).trajectories
     assert record.error == f"{name}:run returned str, expected a trajectory dict"
 
 
@@ -129,7 +131,8 @@ def test_a_non_dict_result_is_an_agent_error(tmp_path: Path, agent_module: Calla
 ])
 def test_a_bad_function_is_a_gate_error(tmp_path: Path, spec: str, message: str) -> None:
     with pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1"), agent(adapter="python", function=spec), root=tmp_path, progress=False)
+        run_jobs(jobs_of("c1"), agent(adapter="python", function=spec), root=tmp_path,
+                 settings=RunnerSettings(progress=False))
     assert str(info.value).startswith(message)
 
 
@@ -143,8 +146,8 @@ def test_replay_answers_from_the_recorded_file(tmp_path: Path) -> None:
     (tmp_path / "rec.jsonl").write_text(_record("c1", "A", 0, "recorded A") + "\n"
                                         + _record("c1", "B", 0, "recorded B") + "\n", encoding="utf-8")
     outcome = run_jobs(jobs_of("c1", "c2", groups=("A", "B")),
-                       agent(adapter="replay", trajectories="rec.jsonl", cache=".cache"),
-                       root=tmp_path, progress=False, prepare=lambda: prepared.append(None))
+                       agent(adapter="replay", trajectories="rec.jsonl", cache=".cache"), root=tmp_path,
+                       settings=RunnerSettings(progress=False, prepare=lambda: prepared.append(None)))
     assert prepared == []  # replay answers at once: no idle time to prepare in
     by_key = {(t.case_id, t.group): t for t in outcome.trajectories}
     assert by_key["c1", "A"].final_answer == "recorded A" and by_key["c1", "B"].final_answer == "recorded B"
@@ -162,8 +165,8 @@ def test_replay_gives_back_every_field_of_the_record(tmp_path: Path) -> None:
               "tool_calls": [{"name": "search", "arguments": {"q": "耳机", "limit": 3, "price": 1.5}, "result": "ok"}],
               "metadata": {"latency_ms": 1234.5, "model": "m-1", "tokens": {"in": 10, "out": 20}}}
     (tmp_path / "rec.jsonl").write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
-    outcome = run_jobs(jobs_of("c1", groups=("B",)), agent(adapter="replay", trajectories="rec.jsonl"),
-                       root=tmp_path, progress=False)
+    outcome = run_jobs(jobs_of("c1", groups=("B",)), agent(adapter="replay", trajectories="rec.jsonl"), root=tmp_path,
+                       settings=RunnerSettings(progress=False))
     [replayed] = outcome.trajectories
     expected = Trajectory.model_validate(record)
     assert replayed.final_answer == expected.final_answer and replayed.tool_calls == expected.tool_calls
@@ -202,8 +205,8 @@ def test_replay_on_a_full_disk_keeps_the_records_in_memory_and_answers_alike(
         tmp_path: Path, fill_disk: Callable[[], None], capsys: pytest.CaptureFixture[str]) -> None:
     answers = _big_replay(tmp_path / "rec.jsonl", 3)
     fill_disk()
-    outcome = run_jobs(jobs_of("c00", "c01", "c02"), agent(adapter="replay", trajectories="rec.jsonl"),
-                       root=tmp_path, progress=False)
+    outcome = run_jobs(jobs_of("c00", "c01", "c02"), agent(adapter="replay", trajectories="rec.jsonl"), root=tmp_path,
+                       settings=RunnerSettings(progress=False))
     assert [t.final_answer for t in outcome.trajectories] == answers
     err = capsys.readouterr().err
     assert err.count("cannot keep the replay file's records") == 1 and "No space left on device" in err
@@ -216,7 +219,7 @@ def test_answers_are_cached_by_the_writer_thread_and_are_on_disk_when_the_run_re
     monkeypatch.setattr(JsonStore, "_write", lambda self, target, text: writers.append(threading.current_thread().name)
                         or real(self, target, text))
     name = agent_module(SYNC_AGENT)
-    run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run", cache=".cache"),
-             root=tmp_path, progress=False)
+    run_jobs(jobs_of("c1", "c2"), agent(adapter="python", function=f"{name}:run", cache=".cache"), root=tmp_path,
+             settings=RunnerSettings(progress=False))
     assert len(list((tmp_path / ".cache").rglob("*.json"))) == 2
     assert writers and all(writer.startswith("gate-cache-writer") for writer in writers)

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from gate.cli import main
 from gate.errors import GateError
-from gate.runner import run_jobs
+from gate.runner import RunnerSettings, run_jobs
 
 from .conftest import agent, jobs_of
 from .loopback import Reply, Seen, mocked, serve
@@ -41,8 +41,8 @@ def project(tmp_path: Path) -> Path:
 
 def _first_messages(settings: dict[str, Any], root: Path) -> dict[str, list[dict[str, Any]]]:
     with mocked(_answer) as server:
-        run_jobs(jobs_of("c1", groups=("A", "B"), skills=("dining",)), _openai(server.url, **settings),
-                 transport=server.transport, root=root, progress=False)
+        run_jobs(jobs_of("c1", groups=("A", "B"), skills=("dining",)), _openai(server.url, **settings), root=root,
+                 settings=RunnerSettings(progress=False, transport=server.transport))
     return {"B" if len(s.body["messages"][0]["content"]) > len(PROMPT) else "A": s.body["messages"] for s in server.seen}
 
 
@@ -69,8 +69,8 @@ def test_a_prompt_file_that_cannot_be_used_is_refused_before_any_call(
     elif make is not None:
         path.write_text(make, encoding="utf-8")
     with mocked(_answer) as server, pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1"), _openai(server.url, system_prompt_file=name), transport=server.transport,
-                 root=project, progress=False)
+        run_jobs(jobs_of("c1"), _openai(server.url, system_prompt_file=name), root=project,
+                 settings=RunnerSettings(progress=False, transport=server.transport))
     expected = message.format(path=path, root=project.resolve())
     assert str(info.value) == f"gate.yaml: agent.system_prompt_file: {expected}"
     assert server.seen == []
@@ -81,8 +81,8 @@ def test_a_link_out_of_the_repository_is_outside_it(project: Path, tmp_path_fact
     secret.write_text("token", encoding="utf-8")
     (project / "prompts" / "linked.md").symlink_to(secret)
     with pytest.raises(GateError) as info:
-        run_jobs(jobs_of("c1"), _openai("http://127.0.0.1:9", system_prompt_file="prompts/linked.md"),
-                 root=project, progress=False)
+        run_jobs(jobs_of("c1"), _openai("http://127.0.0.1:9", system_prompt_file="prompts/linked.md"), root=project,
+                 settings=RunnerSettings(progress=False))
     assert str(info.value) == ("gate.yaml: agent.system_prompt_file: 'prompts/linked.md' is outside the repository "
                                f"({project.resolve()})")
 
