@@ -68,10 +68,10 @@ class DecisionConfig(_Strict):
     """An inconclusive decision fails the gate (release gating), instead of warning."""
     baseline_runs: int = Field(5, ge=1, le=100)
     """Runs per case that `gate baseline update --runs` records when no number is given."""
-    budget: float = Field(1.5, ge=1, le=10, allow_inf_nan=False)
+    budget: float = Field(2.5, ge=1, le=10, allow_inf_nan=False)
     """Agent calls a check may make, as a multiple of its first round's: confirm reruns, then more
     rounds of every case of a dimension whose first round failed more than the others (1: none)."""
-    power_rounds: int = Field(6, ge=0, le=50)
+    power_rounds: int = Field(20, ge=0, le=50)
     """More rounds, at most, of a dimension the first round put in doubt (within ``budget``)."""
     power: float = Field(0.8, gt=0, lt=1, allow_inf_nan=False)
     """Calibration: the chance a regression of ``effect`` points should be detected with."""

@@ -16,11 +16,11 @@ from gate.confirm import judge_for, judged, rerun_keys
 from gate.interrupts import StopRequests
 from gate.jobs import Job
 from gate.loader import CaseSet
-from gate.policy import drift, regressions
+from gate.policy import drift, drift_choice, regressions
 from gate.records import Kept
 from gate.results import RunKey
 from gate.scoring import metrics as metrics_mod
-from gate.scoring.comparison import compare
+from gate.scoring.comparison import Comparison, compare
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
 
@@ -50,42 +50,65 @@ def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts
     confirmed = metrics_mod.compute(case_set.cases, [verdicts[k] for k in sorted(before) if k in verdicts])
     regressed = {(d.case_id, d.group) for d in regressions.decide(confirmed, comparison, alpha=settings.alpha)
                  if d.outcome is regressions.PairOutcome.REGRESSED}
-    plan = drift.choose(first, comparison, settings, len(planned), frozenset(regressed))
-    start: dict[drift.Stratum, int] = {}
+    start: dict[drift_choice.Stratum, int] = {}
     for cid, group, run in before:
         start[(cid, group)] = max(start.get((cid, group), 0), run + 1)
-    fresh: dict[drift.Stratum, list[RunVerdict]] = {}
-    pending, decisions, made = list(plan.chosen), [], set()
-
-    def decided(candidate: drift.Candidate, done: int, outcome: drift.Outcome | None = None) -> drift.DimensionDrift:
-        counts = {s: metrics_mod.count_runs(fresh.get(s, [])) for s in candidate.strata}
-        table = drift.rows(candidate, comparison, counts)
-        found, p = drift.look(plan, done, table) if done else (None, None)
-        return drift.record(plan, candidate, table, done, outcome or found or "open", p, settings.power)
-
-    for number in range(1, plan.rounds + 1):
-        keys = [(cid, group, start.get((cid, group), 0) + number - 1) for c in pending for cid, group in c.strata]
-        if not keys:
-            break
+    confirm_calls = len(before - planned)
+    made: set[RunKey] = set()
+    pilot = drift_choice.pilot(first, comparison, settings, len(planned), frozenset(regressed), confirm_calls)
+    selection = first
+    if pilot:
+        keys = [(cid, group, start.get((cid, group), 0)) for cid, group in pilot]
         got = fetch(keys)
-        if got is None:  # a round not (all) made: nothing was looked at past the last complete one
-            decisions += [decided(c, number - 1, "open") for c in pending] if number > 1 else []
-            break
+        if got is None:
+            return None
         made.update(keys)
-        for key in keys:
-            fresh.setdefault((key[0], key[1]), []).append(got[key])
-        still = []
-        for candidate in pending:
-            outcome, _ = drift.look(plan, number, drift.rows(candidate, comparison, {
-                s: metrics_mod.count_runs(fresh.get(s, [])) for s in candidate.strata}))
-            if outcome is None:
-                still.append(candidate)
-            else:
-                decisions.append(decided(candidate, number, outcome))
-        pending = still
-    order = {c.dimension: i for i, c in enumerate(plan.chosen)}
-    return drift.Escalation(plan, sorted(decisions, key=lambda d: order[d.dimension]), len(planned),
-                            len(set(verdicts) - planned - made), frozenset(made))
+        selection = metrics_mod.compute(case_set.cases, first_verdicts + [got[k] for k in keys])
+        for cid, group in pilot:
+            start[(cid, group)] = start.get((cid, group), 0) + 1
+    plan = drift.plan(selection, comparison, settings, len(planned), frozenset(regressed), confirm_calls + len(made))
+    decisions = _legs(plan, comparison, start, fetch, made, settings.power)
+    return drift.Escalation(plan, decisions, len(planned), len(set(verdicts) - planned - made), len(pilot),
+                            frozenset(made))
+
+
+def _legs(plan: drift.Plan, comparison: Comparison, start: Mapping[drift_choice.Stratum, int], fetch: Fetch,
+          made: set[RunKey], power: float) -> list[drift.DimensionDrift]:
+    """The chosen dimensions' rounds, one dimension after the other, each until it is decided; a
+    regressed one ends them (the gate fails already), as does a round not (all) made."""
+    decisions: list[drift.DimensionDrift] = []
+    remaining = plan.available
+    for index in range(len(plan.chosen)):
+        leg = plan.leg(index, remaining)
+        if leg is None:
+            break
+        fresh: dict[drift_choice.Stratum, list[RunVerdict]] = {}
+        outcome: drift.Outcome | None = None
+        for number in range(1, leg.rounds + 1):
+            keys = [(cid, group, start.get((cid, group), 0) + number - 1) for cid, group in leg.candidate.strata]
+            got = fetch(keys)
+            if got is None:  # nothing was looked at past the last complete round
+                if number > 1:
+                    decisions.append(_decided(leg, comparison, fresh, number - 1, power, "open"))
+                return decisions
+            made.update(keys)
+            remaining -= len(keys)
+            for key in keys:
+                fresh.setdefault((key[0], key[1]), []).append(got[key])
+            outcome = _decided(leg, comparison, fresh, number, power).outcome
+            if outcome != "open":
+                decisions.append(_decided(leg, comparison, fresh, number, power))
+                break
+        if outcome == "regressed":
+            break
+    return decisions
+
+
+def _decided(leg: drift.Leg, comparison: Comparison, fresh: Mapping[drift_choice.Stratum, list[RunVerdict]], done: int,
+             power: float, outcome: drift.Outcome | None = None) -> drift.DimensionDrift:
+    table = drift.rows(leg.candidate, comparison, {s: metrics_mod.count_runs(fresh.get(s, [])) for s in leg.candidate.strata})
+    found, p = drift.look(leg, done, table) if done else (None, None)
+    return drift.record(leg, table, done, outcome or found or "open", p, power)
 
 
 def replay(config: GateConfig, case_set: CaseSet, base: Baseline | None,

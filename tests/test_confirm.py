@@ -148,7 +148,7 @@ def test_no_reruns_in_point_mode_or_without_a_baseline(project: Path, monkeypatc
     invoke("check")
     assert len(calls()) == 6  # the baseline already failed it: nothing newly failing, nothing to rerun
     assert results(project)["decision"] == {"alpha": 0.05, "confirm_runs": 4, "fail_on_inconclusive": False,
-                                            "mode": "point", "reruns": 0, "regressions": [], "budget": 1.5,
+                                            "mode": "point", "reruns": 0, "regressions": [], "budget": 2.5,
                                             "power": None, "dimensions": []}
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import jsonschema
 import junitparser
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from gate.cli import main
@@ -79,8 +80,8 @@ def test_the_demo_gate_passes_against_the_committed_baseline(whole: Checked) -> 
     states = [s for c in document["metrics"]["cases"].values() for s in c["states"].values()]
     assert states.count("known-failure") == 5 and "new-failure" not in states
     # unjudged is not passed: a pass on the rules says how many rubrics nobody judged
-    assert document["unjudged"] == {"runs_passing_on_rules_only": 82, "judge_only_runs": 26, "rubrics": 140}
-    assert "[info] unjudged: 82 runs pass (rules) and 26 judge-only runs leave 140 rubrics unjudged" in out
+    assert document["unjudged"] == {"runs_passing_on_rules_only": 86, "judge_only_runs": 26, "rubrics": 144}
+    assert "[info] unjudged: 86 runs pass (rules) and 26 judge-only runs leave 144 rubrics unjudged" in out
     ac01 = next(c for s in xml for c in s if c.name == "B3-AC-01")  # gate.yaml: one testcase per case
     assert ac01.system_out == "pass (rules) · 2 rubric(s) unjudged\ngroups: A, B; runs: 2"
     known = [c for s in xml for c in s if c.result and isinstance(c.result[0], junitparser.Skipped)
@@ -148,12 +149,34 @@ def _without_latency(record: dict[str, object]) -> dict[str, object]:
     return {**record, "metadata": {k: v for k, v in metadata.items() if k != "latency_ms"}}
 
 
+def _without_more_rounds(tmp_path: Path) -> Path:
+    """gate.yaml as it is but for ``decision.budget: 1`` (its paths made absolute): a shard makes no
+    more rounds, so the single run it is compared with makes none either."""
+    config = yaml.safe_load((ROOT / "gate.yaml").read_text(encoding="utf-8"))
+    config["cases"]["path"] = str(ROOT / "cases")
+    for key in ("baseline", "reviews"):
+        config[key] = str(ROOT / config[key])
+    config["agent"]["command"] = [config["agent"]["command"][0], str(ROOT / config["agent"]["command"][1])]
+    config["decision"]["budget"] = 1
+    path = tmp_path / "gate.yaml"
+    path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return path
+
+
 def test_four_shards_merge_to_the_single_run(tmp_path: Path, whole: Checked) -> None:
     assert whole.code == 0
+    config = _without_more_rounds(tmp_path)
+    single = check(tmp_path / "single", "--config", str(config))
+    assert single[0] == 0, single[1]
     for k in range(1, 5):
-        assert check(tmp_path / f"shard-{k}", "--shard", f"{k}/4")[0] == 0
+        assert check(tmp_path / f"shard-{k}", "--shard", f"{k}/4", "--config", str(config))[0] == 0
     files = [str(tmp_path / f"shard-{k}" / "results.json") for k in range(1, 5)]
-    result = CliRunner().invoke(main, ["merge", *files, "--out-dir", str(tmp_path / "merged")], catch_exceptions=False)
+    result = CliRunner().invoke(main, ["merge", *files, "--out-dir", str(tmp_path / "merged"), "--config", str(config)],
+                                catch_exceptions=False)
     assert result.exit_code == 0, result.stdout
-    assert verdicts(tmp_path / "merged" / "results.json") == verdicts(whole.out_dir / "results.json")
-    assert (tmp_path / "merged" / "comment.md").read_bytes() == (whole.out_dir / "comment.md").read_bytes()
+    assert verdicts(tmp_path / "merged" / "results.json") == verdicts(tmp_path / "single" / "results.json")
+    assert (tmp_path / "merged" / "comment.md").read_bytes() == (tmp_path / "single" / "comment.md").read_bytes()
+    # the single run with the default budget made more rounds over the same first round: a shard never does
+    more = {tuple(key) for key in json.loads((whole.out_dir / "results.json").read_text(encoding="utf-8"))["decision"]["power"]["runs"]}
+    assert more and [v for v in verdicts(whole.out_dir / "results.json") if v[:3] not in more] == \
+        verdicts(tmp_path / "single" / "results.json")

@@ -47,7 +47,28 @@ def test_a_dimension_in_doubt_that_passes_its_fresh_round_stops_there(project: P
     assert decision["baseline"] == {"passed": 30, "judged": 30, "uncertain": 0}
     assert decision["test"].startswith("stratified exact test") and decision["p_value"] == 1.0
     assert decision["level"] > 0 and decision["detectable_drop"] is not None
-    assert "6 bought more rounds (B3/QC 1 round(s))" in out
+    assert "6 on more rounds (B3/QC 1 round(s))" in out and "pilot" not in out  # a pilot would not fit a third of 12
+
+
+def test_a_pilot_run_chooses_and_only_the_runs_after_it_are_tested(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """One first-round failure earns the dimension a pilot run of each pair; a second failure there
+    chooses it; its test reads the rounds after the pilot only."""
+    write_project(tmp_path, monkeypatch, {"confirm_runs": 0, "budget": 5.0})  # 24 more calls: a pilot fits
+    assert invoke("baseline", "update", "--runs")[0] == 0
+    calls()
+    monkeypatch.setenv("BAD", "B3-QC-01:A:0,B3-QC-02:B:1")
+    code, out = invoke("check")
+    assert code == 0, out
+    made = calls()
+    assert len(made) == 18 and [run for _, _, run in made[6:]] == [1] * 6 + [2] * 6
+    power = json.loads((tmp_path / "gate-results" / "results.json").read_text(encoding="utf-8"))["decision"]["power"]
+    assert (power["pilot_calls"], power["power_calls"]) == (6, 12)
+    [decision] = power["dimensions"]
+    assert decision["outcome"] == "like-baseline" and decision["rounds"] == 1 and decision["planned_rounds"] == 3
+    assert decision["fresh"] == {"passed": 6, "judged": 6, "uncertain": 0}  # the pilot's failure is not tested
+    assert decision["first_round"] == {"passed": 10, "judged": 12, "uncertain": 0}  # the selection runs
+    assert "6 on a pilot run of the doubtful dimensions, 6 on more rounds (B3/QC 1 round(s))" in out
 
 
 def test_a_dimension_that_keeps_failing_its_fresh_rounds_fails_the_gate(project: Path,

@@ -85,11 +85,13 @@ def findings(power: drift.Escalation | None, entries: list[dict[str, object]], s
                 found.append(Finding(level=Level.INFO, rule="dimension-drift-cleared", dimension=d.dimension,
                                      p_value=None if d.p_value is None else float(f"{d.p_value:.4g}"),
                                      message=f"{d.dimension}: {evidence}) — not below its baseline"))
-        spent = len(power.made)
+        rounds = len(power.made) - power.pilot_calls
         what = ", ".join(f"{d.dimension} {d.rounds} round(s)" for d in power.decisions)
-        bought = (f"budget {power.plan.available + power.first_calls} calls ({settings.budget:g}× the first round's "
-                  f"{power.first_calls}): " + (f"{spent} bought more rounds ({what})" if spent else "no more rounds")
-                  + (f", {power.confirm_calls} confirm reruns on top" if power.confirm_calls else ""))
+        spent = ([f"{power.confirm_calls} on confirm reruns"] if power.confirm_calls else []) + (
+            [f"{power.pilot_calls} on a pilot run of the doubtful dimensions"] if power.pilot_calls else []) + (
+            [f"{rounds} on more rounds ({what})"] if rounds else [])
+        bought = (f"budget {power.plan.budget_calls} calls ({settings.budget:g}× the first round's "
+                  f"{power.first_calls}): " + (", ".join(spent) if spent else "no more rounds needed"))
     if entries:
         listed = ", ".join(f"{d} {drop}" for d, drop in drops.items())
         found.append(Finding(level=Level.INFO, rule="detectable-drop", message=(
