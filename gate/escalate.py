@@ -8,6 +8,7 @@ and never run in a shard (a shard holds part of a dimension; the merged result i
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 
 from gate.baseline import Baseline
@@ -55,7 +56,9 @@ def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts
         start[(cid, group)] = max(start.get((cid, group), 0), run + 1)
     confirm_calls = len(before - planned)
     made: set[RunKey] = set()
-    pilot = drift_choice.pilot(first, comparison, settings, len(planned), frozenset(regressed), confirm_calls)
+    # a regressed pair fails the gate already: more runs would change no verdict, so none are made
+    pilot = [] if regressed else drift_choice.pilot(first, comparison, settings, len(planned), frozenset(regressed),
+                                                    confirm_calls)
     selection = first
     if pilot:
         keys = [(cid, group, start.get((cid, group), 0)) for cid, group in pilot]
@@ -67,6 +70,8 @@ def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts
         for cid, group in pilot:
             start[(cid, group)] = start.get((cid, group), 0) + 1
     plan = drift.plan(selection, comparison, settings, len(planned), frozenset(regressed), confirm_calls + len(made))
+    if regressed:
+        plan = dataclasses.replace(plan, chosen=())
     decisions = _legs(plan, comparison, start, fetch, made, settings.power)
     return drift.Escalation(plan, decisions, len(planned), len(set(verdicts) - planned - made), len(pilot),
                             frozenset(made))

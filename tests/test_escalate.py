@@ -106,3 +106,17 @@ def test_a_shard_makes_no_more_rounds(project: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("BAD", FIRST_ROUND_DOUBT)
     invoke("check", "--shard", "1/1")
     assert len(calls()) == 6
+
+
+def test_no_more_rounds_once_a_pair_is_found_regressed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gate fails on the regressed pair already: no pilot, no more rounds, only its confirm reruns."""
+    write_project(tmp_path, monkeypatch, {"confirm_runs": 4, "budget": 5.0})
+    assert invoke("baseline", "update", "--runs")[0] == 0
+    calls()
+    monkeypatch.setenv("BAD", "B3-QC-01:A:*,B3-QC-02:B:0")
+    code, out = invoke("check")
+    assert code == 1, out
+    made = calls()
+    assert {(c, g) for c, g, run in made if run > 0} == {("B3-QC-01", "A"), ("B3-QC-02", "B")}  # confirm reruns only
+    power = json.loads((tmp_path / "gate-results" / "results.json").read_text(encoding="utf-8"))["decision"]["power"]
+    assert (power["pilot_calls"], power["power_calls"], power["dimensions"]) == (0, 0, [])
