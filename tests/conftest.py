@@ -42,6 +42,32 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return cores + 1
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true",
+                     help="run the slow tier too (tests marked slow or e2e), as .ci/run does")
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects: an e2e test is selected by `-m slow` too
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slow tier (real subprocesses, signals, timeouts waited out, timing probes) is left out of
+    the default run, which stays a quick loop; `--slow`, or a `-m` expression naming it, brings it back."""
+    for item in items:
+        if item.get_closest_marker("e2e") is not None:
+            item.add_marker(pytest.mark.slow)
+    if config.getoption("--slow") or "slow" in (config.option.markexpr or ""):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if config.getoption("--slow") or "slow" in (config.option.markexpr or ""):
+        return "slow tier: selected"
+    return "slow tier: left out (--slow runs it; .ci/run does)"
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What imports and collection built lives as long as the session: frozen, the collector's full
     passes stop walking it again and again (about a second of each worker's run)."""

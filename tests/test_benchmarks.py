@@ -18,6 +18,7 @@ def test_every_benchmark_is_found() -> None:
     assert len(SCRIPTS) >= 9
 
 
+@pytest.mark.slow  # an interpreter per script
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda script: script.name)
 def test_benchmark_starts(script: Path) -> None:
     result = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=60,

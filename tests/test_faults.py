@@ -233,6 +233,7 @@ def test_11_a_byte_order_mark_in_a_case_file_is_accepted(project: Project) -> No
 
 
 
+@pytest.mark.slow  # a real `gate` process writing to a narrow-encoding stdout
 def test_11_a_terminal_in_a_narrow_encoding_gets_escapes_not_a_traceback(project: Project) -> None:
     project.agent('record["final_answer"] = "1. 索尼 α7 IV"\nprint(json.dumps(record))')
     env = {**os.environ, "PYTHONIOENCODING": "latin-1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}

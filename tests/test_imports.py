@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Runs `gate` commands one after the other in one interpreter; after each, prints the modules imported
@@ -29,6 +31,7 @@ RUN = (
 )
 
 
+@pytest.mark.slow  # a fresh interpreter running validate, eval and check on the repository's cases
 def test_a_replayed_check_imports_no_http_client(tmp_path: Path) -> None:
     # the replay file gate.yaml names lies in the project (a path out of it is refused)
     shutil.copyfile(ROOT / "examples" / "trajectories.jsonl", tmp_path / "trajectories.jsonl")
@@ -64,6 +67,7 @@ def modules(project: Path, *commands: list[str]) -> list[set[str]]:
     return found
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_loading_cases_imports_no_answer_analyser() -> None:
     # a rerun whose verdicts are all cached loads and validates the cases but reads no answer
     code = ("import json, sys\nfrom pathlib import Path\nfrom gate.loader import load_cases\n"
@@ -126,6 +130,7 @@ SLOW_DEMO_AGENT = f"import runpy, time; time.sleep(0.1); runpy.run_path({str(ROO
                   "run_name='__main__')"
 
 
+@pytest.mark.slow  # a fresh interpreter running `gate check` against a command agent
 def test_what_judging_and_the_reports_import_is_imported_while_the_agent_calls_are_out(tmp_path: Path) -> None:
     # done after the calls, these imports (0.1–0.2 s) held up the answers that arrived first, then the reports
     write_config(tmp_path, {"path": str(ROOT / "cases"), "ids": ["B3-QC-01", "X-OC-01"]},

@@ -23,6 +23,7 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
 RECORDS = 12
 
 
+@pytest.mark.slow  # a real `gate eval` stopped by a real signal
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_gate_eval_stopped_while_judging_writes_what_it_judged(tmp_path: Path, signum: int) -> None:
     (tmp_path / "cases").mkdir()

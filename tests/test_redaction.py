@@ -69,6 +69,7 @@ def test_remembered_secrets_and_secret_looking_variables_are_hidden_by_public() 
     assert public("secret-value-1", {"MY_SETTING": "secret-value-1"}) == "secret-value-1"
 
 
+@pytest.mark.slow  # timed at two sizes
 @pytest.mark.parametrize("hostile", [
     "s", "\\", "%", "&", "@", "\\u0073", "%73", "s3cr3t/Tok+en \"q\"_ü€012345678",
 ])

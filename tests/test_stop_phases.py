@@ -24,7 +24,8 @@ from click.testing import CliRunner
 from gate.cli import main
 from tests.casefiles import case_yaml
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+# real `gate` processes stopped by real signals, each at a known point: the slow tier
+pytestmark = [pytest.mark.skipif(os.name != "posix", reason="POSIX signals"), pytest.mark.slow]
 
 PROBE = Path(__file__).with_name("stop_probe.py")
 IDS = ["B3-QC-01", "B3-QC-02", "B3-QC-03"]

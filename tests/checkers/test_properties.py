@@ -152,7 +152,15 @@ _PATHOLOGICAL = {
 }
 
 
-@pytest.mark.parametrize("answer", list(_PATHOLOGICAL.values()), ids=list(_PATHOLOGICAL))
+# 20,000 digits cost text:acknowledges_limit seconds (its pattern scans a run of digits again from
+# each digit): the slow tier
+_SLOW_PATHOLOGICAL = {"huge-integer"}
+
+
+@pytest.mark.parametrize("answer", [
+    pytest.param(answer, id=name, marks=[pytest.mark.slow] if name in _SLOW_PATHOLOGICAL else [])
+    for name, answer in _PATHOLOGICAL.items()
+])
 def test_pathological_answers_are_judged(answer: str) -> None:
     subject = _subject(answer, [])  # one subject for every checker, as a run is judged
     for check, checker in REGISTRY.items():

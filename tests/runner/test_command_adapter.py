@@ -62,6 +62,7 @@ def test_huge_output_is_capped_and_the_agent_stopped(tmp_path: Path) -> None:
     assert record.error.startswith("stdout exceeded the 10 MB cap; the agent was stopped")
 
 
+@pytest.mark.slow  # waits out a 3 s timeout
 def test_timeout_kills_the_agent_and_quotes_its_stderr(tmp_path: Path) -> None:
     # the agent's start and its line to stderr must come before the timeout: 3 s is far from what
     # they cost on any machine (0.5 s was not, on a loaded one); the agent then sleeps 60 s

@@ -18,6 +18,7 @@ SLOW_AGENT = "import sys, time; sys.stdin.read(); time.sleep(0.1); print('{\"fin
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # a real `gate check` under `ulimit -n 64`, 40 agent processes
 def test_a_command_agent_over_the_descriptor_limit_runs_fewer_calls_at_a_time(tmp_path: Path) -> None:
     (tmp_path / "cases").mkdir()
     (tmp_path / "cases" / "B3-QC-01.yaml").write_text(CASE, encoding="utf-8")

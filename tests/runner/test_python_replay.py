@@ -86,6 +86,7 @@ def run(request):
 """
 
 
+@pytest.mark.slow  # waits out a 2 s timeout
 def test_a_hung_sync_call_does_not_hold_up_the_next(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module(HANGING_AGENT)
     # the quick call must answer within the timeout: 2 s is far from a thread's start on any machine
@@ -100,6 +101,7 @@ def test_a_hung_sync_call_does_not_hold_up_the_next(tmp_path: Path, agent_module
     assert quick.error is None and quick.final_answer == "quick quick-1"
 
 
+@pytest.mark.slow  # a fresh interpreter that must exit despite a hung thread
 def test_a_hung_sync_call_does_not_delay_exit(tmp_path: Path, agent_module: Callable[[str], str]) -> None:
     name = agent_module("import time\ndef run(request):\n    time.sleep(30)\n")
     script = (

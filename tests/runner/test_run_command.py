@@ -97,6 +97,7 @@ def test_run_with_no_selected_case_exits_2(tmp_path: Path) -> None:
     assert result.stderr == f"gate: error: {tmp_path / 'cases'}: no case selected (tags: golden; ids: 0 given; groups: A, B)\n"
 
 
+@pytest.mark.slow  # a real `gate run` stopped by a real signal
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_a_stop_signal_writes_what_finished_and_exits_130(tmp_path: Path, signum: signal.Signals) -> None:
     config = _project(tmp_path, ["ok-1", "ok-2"], concurrency=1)

@@ -158,6 +158,7 @@ def _faulty(asked: Asked, index: int) -> Reply:
     return verdict(True)
 
 
+@pytest.mark.slow  # a real server on 127.0.0.1 whose stalled replies wait out a 2 s timeout
 def test_bad_replies_and_endpoint_failures_end_as_recorded_judge_errors(project: Path) -> None:
     # the timeout is far above what a loopback reply costs, however loaded the machine (0.3 s was not);
     # enough slots that the six stalled samples wait out their timeouts together

@@ -19,6 +19,8 @@ import pytest
 
 from tests.text.linear_probe import GROWTH, LEXICON_GROWTH, too_slow
 
+pytestmark = pytest.mark.slow  # timed in subprocesses at two sizes each: the slow tier
+
 PROBE = Path(__file__).with_name("linear_probe.py")
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = {"analysers": (10_000, 40_000), "long": (100_000, 400_000), "judging": (1_500, 6_000), "lexicon": (20_000, 80_000)}

@@ -29,5 +29,6 @@ def test_a_count_a_product_named_twice_decides_is_uncertain_with_both_readings()
     assert {reading.verdict.value for reading in outcome.readings} == {"pass", "fail"}
 
 
+@pytest.mark.slow  # timed at two sizes
 def test_a_list_of_many_names_is_read_in_linear_time() -> None:
     assert named_twice([f"Model X{n} Pro" for n in range(20_000)]) == 0
