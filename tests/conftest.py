@@ -19,6 +19,12 @@ from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome
 from tests.demo_inprocess import answer_demo_in_process
+from tests.tiers import (  # noqa: F401 (hooks: pytest finds them here)
+    pytest_addoption,
+    pytest_collection_modifyitems,
+    pytest_report_header,
+    pytest_xdist_auto_num_workers,
+)
 
 # Hypothesis: `ci` (CI, or HYPOTHESIS_PROFILE=ci) draws the full 100 examples a property; `dev` a
 # quick 10 while developing. The properties are the same; only how hard each is searched differs.
@@ -31,41 +37,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 # so the suite takes the signal back.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto`: one worker more than there are cores. About a sixth of the suite waits — on agents
-    run as subprocesses, timeouts, signals — and the extra worker keeps the cores busy meanwhile."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores + 1
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--slow", action="store_true",
-                     help="run the slow tier too (tests marked slow or e2e), as .ci/run does")
-
-
-@pytest.hookimpl(tryfirst=True)  # before `-m` selects: an e2e test is selected by `-m slow` too
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The slow tier (real subprocesses, signals, timeouts waited out, timing probes) is left out of
-    the default run, which stays a quick loop; `--slow`, or a `-m` expression naming it, brings it back."""
-    for item in items:
-        if item.get_closest_marker("e2e") is not None:
-            item.add_marker(pytest.mark.slow)
-    if config.getoption("--slow") or "slow" in (config.option.markexpr or ""):
-        return
-    slow = [item for item in items if item.get_closest_marker("slow") is not None]
-    if slow:
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
-
-
-def pytest_report_header(config: pytest.Config) -> str:
-    if config.getoption("--slow") or "slow" in (config.option.markexpr or ""):
-        return "slow tier: selected"
-    return "slow tier: left out (--slow runs it; .ci/run does)"
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
