@@ -68,3 +68,9 @@ def test_ci_runs_the_readme_s_command_then_the_slow_tier_with_coverage_combined(
     default = steps.index("HYPOTHESIS_PROFILE=ci python -m pytest -q -n auto --cov")
     slow = steps.index("HYPOTHESIS_PROFILE=ci python -m pytest -q -n auto --cov --cov-append -m slow")
     assert default < slow
+
+
+def test_every_workflow_that_runs_the_suite_runs_the_slow_tier_too() -> None:
+    runs = [line.split("run:", 1)[1].strip() for workflow in sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+            for line in workflow.read_text(encoding="utf-8").splitlines() if "run: python -m pytest" in line]
+    assert runs and all("--slow" in run.split("#")[0] for run in runs), runs
