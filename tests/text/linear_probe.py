@@ -167,14 +167,15 @@ _CJK_NOISE = "".join(chr(0x4E00 + (index * 7919) % 20_000) for index in range(99
 
 def lexicon_inputs(name: str) -> dict[str, str]:
     """Hostile text for one class of the lexicon: its own examples and phrases over and over, its
-    phrases each cut short by a character (a near miss at every position), and CJK noise."""
+    phrases each cut short by a character (a near miss at every position), CJK noise, and a run of digits
+    or of Chinese numerals (a count pattern that restarts at every digit is quadratic on one)."""
     from gate import lexicon
 
     word_class = lexicon.word_class(name)
     phrases = [entry for entry in word_class.entries() if not entry.startswith("re:")] or word_class.examples
     own = " ".join([*word_class.examples, *phrases]) + " "
     near = "".join(phrase[:-1] or "?" for phrase in [*phrases, *word_class.examples]) + " "
-    return {"own": own, "near": near, "noise": _CJK_NOISE}
+    return {"own": own, "near": near, "noise": _CJK_NOISE, "digits": "9", "numerals": "三"}
 
 
 def _lexicon(sizes: list[int]) -> dict[str, dict[int, float]]:
