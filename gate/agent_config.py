@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter, field_validator, model_validator
 
-from gate import safejson
-from gate.strictvalues import StrictConfig
+from gate.files import safejson
+from gate.files.strictvalues import StrictConfig
 
 AdapterName = Literal["command", "http", "python", "openai", "replay"]
 
@@ -222,7 +222,7 @@ AgentConfig = Annotated[
     BeforeValidator(_checked_keys),
 ]
 """The agent section: the settings model of the adapter it names. Error locations drop the
-``union:…`` tag (gate.yamlio), so a message reads ``agent.url``, as the file does."""
+``union:…`` tag (gate.files.yamlio), so a message reads ``agent.url``, as the file does."""
 
 @cache
 def _agent_adapter() -> TypeAdapter[AgentConfig]:

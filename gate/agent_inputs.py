@@ -18,16 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gate import safefiles
 from gate.agent_config import AgentConfig, CommandAgent, HttpAgent, OpenAIAgent, PythonAgent, ReplayAgent
 from gate.agent_prompt import load_system_prompt, repository_root
 from gate.agent_tools import check_intercepts, load_skills, load_tools
 from gate.case import Case
 from gate.errors import GateError
+from gate.files import safefiles
+from gate.files.spool import Held, TextSpool
 from gate.jobs import Job
 from gate.net.headers import HEADER_VARIABLE
 from gate.records import iter_trajectories
-from gate.spool import Held, TextSpool
 
 if TYPE_CHECKING:
     from typing_extensions import Self

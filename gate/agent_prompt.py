@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate import yamlio
 from gate.agent_config import OpenAIAgent
 from gate.errors import GateError
+from gate.files import yamlio
 
 _KEY = "agent.system_prompt_file"
 _CONFIG = "gate.yaml"

@@ -8,10 +8,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from gate import safefiles, yamlio
 from gate.case import Case
 from gate.errors import GateError, did_you_mean
-from gate.schema_refs import check_references
+from gate.files import safefiles, yamlio
+from gate.files.schema_refs import check_references
 
 PERMISSIVE = {"type": "object", "properties": {}, "additionalProperties": True}
 """The parameters of a tool declared without any: every argument accepted."""

@@ -14,13 +14,13 @@ from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
-from gate import safefiles, safejson
-from gate.atomic import write_json
 from gate.errors import GateError
+from gate.files import safefiles, safejson
+from gate.files.atomic import write_json
+from gate.files.yamlio import dotted
 from gate.model import Model
 from gate.results import CountRecord, ResultsFile
 from gate.verdict import RunCount, Status
-from gate.yamlio import dotted
 
 SCHEMA = "gate.baseline/v2"
 SCHEMA_V1 = "gate.baseline/v1"

@@ -19,7 +19,7 @@ from gate import baseline as baseline_mod
 from gate.baseline import Baseline
 from gate.baseline_diff import diff
 from gate.errors import GateError
-from gate.filecap import TooLarge, read_event
+from gate.files.filecap import TooLarge, read_event
 from gate.policy.thresholds import Finding, Level
 
 _PR_EVENTS = ("pull_request", "pull_request_target")

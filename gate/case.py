@@ -6,8 +6,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
+from gate.files.strictvalues import StrictValues
 from gate.model import SharedFieldNames
-from gate.strictvalues import StrictValues
 from gate.tool_intercept import ToolIntercept, check_state
 from gate.trajectory import Group, ToolCall, check_turns
 

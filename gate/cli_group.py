@@ -93,8 +93,8 @@ class GateGroup(click.Group):
             sys.exit(EXIT_INTERNAL)
         finally:
             gc.set_threshold(*collector)  # as it was, for a caller that invokes gate in its own process
-            if "gate.jsonstore" in sys.modules:  # a command that used a cache leaves its entries on disk
-                sys.modules["gate.jsonstore"].flush()
+            if "gate.files.jsonstore" in sys.modules:  # a command that used a cache leaves its entries on disk
+                sys.modules["gate.files.jsonstore"].flush()
 
 
 def _annotate_usage(error: click.UsageError) -> None:

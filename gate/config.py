@@ -14,14 +14,14 @@ from pydantic import (
     field_validator,
 )
 
-from gate import yamlio
 from gate.agent_config import AgentConfig, ChatOptions, CommandAgent
 from gate.budget import DEFAULT_BUDGET_S
 from gate.case import MAX_REPEATS, NAME_PATTERN
 from gate.errors import GateError
+from gate.files import yamlio
+from gate.files.strictvalues import StrictConfig as _Strict
 from gate.net.headers import HEADER_VARIABLE
 from gate.redaction import remember, secret_headers
-from gate.strictvalues import StrictConfig as _Strict
 
 DEFAULT_CONFIG = "gate.yaml"
 

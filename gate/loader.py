@@ -12,10 +12,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from gate import safefiles, yamlio
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
 from gate.errors import GateError, GateErrors, did_you_mean
+from gate.files import safefiles, yamlio
 from gate.parsed_cases import ParsedCases
 
 

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gate.buildinfo import build, readable
-from gate.jsonstore import JsonStore
+from gate.files.buildinfo import build, readable
+from gate.files.jsonstore import JsonStore
 
 SCHEMA = "gate.parsed-case/v1"
 

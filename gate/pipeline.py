@@ -227,7 +227,7 @@ def write_reports(report: GateReport, out_dir: Path,
                   trajectories: Sequence[Kept] | None = None) -> dict[str, Path]:
     """results.json, junit.xml, comment.md (and trajectories.jsonl) in ``out_dir``, all or none,
     then the step summary."""
-    from gate.atomic import Text, write_set
+    from gate.files.atomic import Text, write_set
     from gate.records import trajectories_text
     from gate.redaction import public
     from gate.report import comment, junit

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from gate import baseline as baseline_mod
 from gate.agent_inputs import AgentInputs, check_agent, environment_problems
-from gate.atomic import check_writable
 from gate.case import Case
 from gate.config import GateConfig
 from gate.errors import GateError, GateErrors, did_you_mean
+from gate.files.atomic import check_writable
 from gate.loader import CaseSet
 from gate.policy.thresholds import Finding
 from gate.shard import select_shard

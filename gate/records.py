@@ -11,13 +11,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from gate import safefiles, safejson
-from gate.atomic import write_text
 from gate.errors import GateError, did_you_mean
-from gate.filecap import MAX_RECORD_BYTES, TooLarge
-from gate.spool import TextSpool
+from gate.files import safefiles, safejson
+from gate.files.atomic import write_text
+from gate.files.filecap import MAX_RECORD_BYTES, TooLarge
+from gate.files.spool import TextSpool
+from gate.files.yamlio import first_problem
 from gate.trajectory import Group, Trajectory
-from gate.yamlio import first_problem
 
 RecordKey = tuple[str, str, int]
 

@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from gate.files.strictvalues import StrictValues
 from gate.model import SharedFieldNames
-from gate.strictvalues import StrictValues
 
 MAX_DELAY_S = 30.0
 """Longest injected latency of one call: a slow tool, not a stalled CI job."""

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from gate.atomic import write_set
+from gate.files.atomic import write_set
 from gate.records import Kept
 from gate.tool_intercept import PATTERN_PREFIX, ToolIntercept
 

@@ -15,7 +15,7 @@ from pydantic import (
     model_validator,
 )
 
-from gate import safejson
+from gate.files import safejson
 from gate.model import Model
 
 Group = Literal["A", "B"]

@@ -15,10 +15,10 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from gate import safefiles
-from gate.atomic import replace_text
-from gate.buildinfo import build, readable
 from gate.errors import GateError
+from gate.files import safefiles
+from gate.files.atomic import replace_text
+from gate.files.buildinfo import build, readable
 
 STAMPS = "validated.json"
 """The stamps file, in the project's .gate-cache."""

@@ -3,7 +3,7 @@ none of them again — what every local `gate check` before a push would otherwi
 
 An entry is keyed by everything a verdict depends on: the case file (its digest), the group, what
 the run did (``Trajectory.done_key``), the judging budget and the build that judged it (the gate's
-own modules, the judging libraries and Python: :func:`gate.buildinfo.build`), so an edited case or
+own modules, the judging libraries and Python: :func:`gate.files.buildinfo.build`), so an edited case or
 checker judges again. Only verdicts without an error are kept (an exceeded budget is no verdict on
 the answer), with the run's consistency fields when its case measures them. Like the validation
 stamps, the store is never read in CI, where a restored cache directory is not the developer's own.
@@ -18,8 +18,8 @@ from pathlib import Path
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from gate.buildinfo import build, readable
-from gate.jsonstore import JsonStore
+from gate.files.buildinfo import build, readable
+from gate.files.jsonstore import JsonStore
 from gate.model import Model
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gate.atomic import replace_text, write_text
-from gate.jsonstore import JsonStore, flush, writing_behind
+from gate.files.atomic import replace_text, write_text
+from gate.files.jsonstore import JsonStore, flush, writing_behind
 
 
 def _fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -97,7 +97,7 @@ def test_a_cache_entry_is_written_in_the_background_and_read_back_meanwhile(
 
 def test_a_writer_behind_by_its_backlog_leaves_the_caller_to_write_its_own(
         tmp_path: Path, held_writer: threading.Event, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gate import jsonstore
+    from gate.files import jsonstore
 
     monkeypatch.setattr(jsonstore, "BACKLOG", 1)
     store = JsonStore(tmp_path / "cache")
@@ -134,5 +134,5 @@ def test_an_entry_that_grew_after_its_size_was_read_is_read_whole(tmp_path: Path
 
     monkeypatch.setattr(os, "fstat", earlier)
     assert store.get("ab" * 32) == {"answer": "长" * 500}
-    monkeypatch.setattr("gate.jsonstore.MAX_ENTRY_BYTES", 100)
+    monkeypatch.setattr("gate.files.jsonstore.MAX_ENTRY_BYTES", 100)
     assert store.get("ab" * 32) is None  # grown past the cap: not read

@@ -310,7 +310,7 @@ def test_a_full_disk_leaves_the_old_reports_whole(project: Path, monkeypatch: py
     import errno
     import os
 
-    import gate.atomic
+    import gate.files.atomic
 
     assert invoke("check")[0] == 0
     out = project / "gate-results"
@@ -323,7 +323,7 @@ def test_a_full_disk_leaves_the_old_reports_whole(project: Path, monkeypatch: py
             raise OSError(errno.ENOSPC, "No space left on device")
         real_fsync(fd)
 
-    monkeypatch.setattr(gate.atomic.os, "fsync", fsync)
+    monkeypatch.setattr(gate.files.atomic.os, "fsync", fsync)
     monkeypatch.setenv("BAD", "B3-QC-01:A:*")  # new results that must not half-land
     code, text = invoke("check")
     assert code == 2

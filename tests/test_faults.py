@@ -131,14 +131,14 @@ def test_6_an_unwritable_report_directory_is_refused_before_any_agent_call(proje
 
 
 def test_6_a_full_disk_is_one_message_and_no_partial_set(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
-    import gate.atomic
+    import gate.files.atomic
 
     project.agent("print(json.dumps(record))")
 
     def full(fd: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(gate.atomic.os, "fsync", full)
+    monkeypatch.setattr(gate.files.atomic.os, "fsync", full)
     code, output = project.check()
     assert code == 2 and "No space left on device (ENOSPC)" in output
     assert not (project.root / "out").exists() or not any((project.root / "out").iterdir())

@@ -13,17 +13,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "gate"
 
 # Lowest room first; a module belongs to the room of the longest prefix that names it.
 ROOMS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("gate.errors", "gate.atomic", "gate.safejson", "gate.filecap", "gate.yamlsafe", "gate.yamlio", "gate.percent",
-              "gate.redaction", "gate.redacted_streams", "gate.safefiles", "gate.schema_refs", "gate.secret_spellings", "gate.sanitize", "gate.strictvalues", "gate.budget", "gate.interrupts",
-              "gate.shard", "gate.commentmark", "gate.buildinfo", "gate.jsonstore", "gate.memo",
-              "gate.model", "gate.spool", "gate.workflow_commands")),
+    ("base", ("gate.errors", "gate.percent", "gate.redaction", "gate.redacted_streams", "gate.secret_spellings", "gate.sanitize", "gate.budget", "gate.interrupts", "gate.shard", "gate.commentmark", "gate.memo", "gate.model", "gate.workflow_commands", "gate.files")),
     ("net", ("gate.net",)),
     ("lexicon", ("gate.lexicon",)),
     ("text", ("gate.text",)),
     ("contracts", ("gate.case", "gate.tool_intercept", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),
-    ("services", ("gate.checkers", "gate.runner", "gate.loader", "gate.parsed_cases", "gate.baseline", "gate.baseline_diff",
-                  "gate.config", "gate.agent_config", "gate.agent_inputs", "gate.agent_tools", "gate.agent_prompt", "gate.records", "gate.tool_recording", "gate.jobs",
-                  "gate.github")),
+    ("services", ("gate.checkers", "gate.runner", "gate.loader", "gate.parsed_cases", "gate.baseline", "gate.baseline_diff", "gate.config", "gate.agent_config", "gate.agent_inputs", "gate.agent_tools", "gate.agent_prompt", "gate.records", "gate.tool_recording", "gate.jobs", "gate.github")),
     ("judging", ("gate.evaluate", "gate.selftest", "gate.validated", "gate.verdict_cache")),
     ("scoring", ("gate.scoring",)),
     ("policy", ("gate.policy",)),

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from casefiles import case_yaml
 
-from gate import yamlio
 from gate.errors import GateError
-from gate.jsonstore import flush
+from gate.files import yamlio
+from gate.files.jsonstore import flush
 from gate.loader import load_cases
 from gate.parsed_cases import ParsedCases, parsed_cases
 

@@ -107,7 +107,7 @@ def test_the_posted_comment_hides_the_github_token_in_any_spelling(monkeypatch: 
 
 def test_a_report_written_in_pieces_hides_a_token_split_between_them(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gate.atomic import write_text
+    from gate.files.atomic import write_text
 
     monkeypatch.setenv("AGENT_API_TOKEN", TOKEN)
     spelt = spellings(TOKEN)["json"]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.atomic import dump_json
+from gate.files.atomic import dump_json
 from gate.results import _encode, _encode_parts, results_document, results_head, results_text
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate import safejson
-from gate.atomic import dump_json
+from gate.files import safejson
+from gate.files.atomic import dump_json
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.floats(allow_nan=False, allow_infinity=False)

@@ -8,7 +8,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import Field, ValidationError
 
-from gate.strictvalues import StrictValues, _walked
+from gate.files.strictvalues import StrictValues, _walked
 
 
 class Inner(StrictValues):

@@ -193,7 +193,7 @@ def test_an_example_that_reads_two_ways_fails_validation_naming_the_readings(mon
 
 def test_the_verdict_cache_keeps_an_uncertain_verdict_with_its_readings(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from gate.jsonstore import flush
+    from gate.files.jsonstore import flush
     from gate.verdict_cache import VerdictStore
 
     verdict = _judge(UNSURE, COUNT, monkeypatch)

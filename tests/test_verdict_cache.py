@@ -8,7 +8,7 @@ import pytest
 
 from gate import evaluate as evaluate_mod
 from gate.evaluate import Judgements
-from gate.jsonstore import flush
+from gate.files.jsonstore import flush
 from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict

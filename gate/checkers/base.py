@@ -8,8 +8,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import ConfigDict, model_validator
 
+from gate.files.strictvalues import StrictValues
 from gate.model import SharedFieldNames
-from gate.strictvalues import StrictValues
 from gate.subject import Subject
 from gate.verdict import Outcome
 

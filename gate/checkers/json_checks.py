@@ -9,8 +9,8 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from gate.checkers.base import CountBounds, Params, checker
+from gate.files.schema_refs import check_references
 from gate.lexicon import source
-from gate.schema_refs import check_references
 from gate.subject import Subject
 from gate.text.deferred import deferred
 from gate.text.jsonanswer import main_array

@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from gate import safejson
 from gate.checkers.base import checker
 from gate.checkers.tool_calls import CallParams, Placed, counted, counting, matches, of_tool, shown
+from gate.files import safejson
 from gate.lexicon import charset, source
 from gate.subject import Subject
 from gate.text.deferred import deferred

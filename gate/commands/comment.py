@@ -16,9 +16,9 @@ from typing import Any
 import click
 import httpx
 
-from gate import safefiles
 from gate.errors import GateError
-from gate.filecap import read_event
+from gate.files import safefiles
+from gate.files.filecap import read_event
 from gate.github.annotations import command
 from gate.github.api import DEFAULT_API_URL, ApiError, RetryPolicy, json_body, redact, request
 from gate.github.comment import CommentResult, CommentStatus, upsert_comment

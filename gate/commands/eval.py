@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from gate.atomic import write_text
 from gate.budget import DEFAULT_BUDGET_S
 from gate.config import GateConfig
 from gate.errors import EXIT_INTERRUPTED
+from gate.files.atomic import write_text
 from gate.interrupts import stop_requests
 from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases

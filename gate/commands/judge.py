@@ -9,10 +9,11 @@ from pathlib import Path
 import click
 from pydantic import ValidationError
 
-from gate.atomic import dump_json, write_set
 from gate.case import Case
 from gate.config import GateConfig, JudgeConfig, load_config, replaced
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError, did_you_mean
+from gate.files.atomic import dump_json, write_set
+from gate.files.yamlio import first_problem
 from gate.loader import CaseSet, load_cases
 from gate.percent import percent
 from gate.sanitize import one_line
@@ -21,7 +22,6 @@ from gate.semantic.engine import Answers, Ask, ask_all
 from gate.semantic.reviews import Reviews, load_reviews
 from gate.semantic.rubrics import has_rubrics
 from gate.trajectory import Trajectory
-from gate.yamlio import first_problem
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory
 def run_judge(settings: JudgeSettings) -> int:
     """Judge every rubric of the chosen runs; write the reports; the exit code."""
     loaded = load(settings)
-    from gate.atomic import check_writable
+    from gate.files.atomic import check_writable
 
     check_writable(loaded.out_dir)
     interrupted = False

@@ -14,9 +14,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from gate import safefiles, safejson
 from gate.commands.merge_runs import Shard, check_evidence, check_runs
 from gate.errors import GateError
+from gate.files import safefiles, safejson
+from gate.files.yamlio import first_problem
 from gate.loader import load_cases
 from gate.pipeline import CheckSettings, build_report, identity, judge, reference_bar, reference_baseline, write_reports
 from gate.records import read_trajectories
@@ -25,7 +26,6 @@ from gate.results import SCHEMA, ResultsFile
 from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
-from gate.yamlio import first_problem
 
 
 def read_results(path: Path) -> ResultsFile:

@@ -15,17 +15,17 @@ from pathlib import Path
 import click
 from pydantic import ValidationError
 
-from gate import safejson
 from gate.case import Case
 from gate.commands.review_uncertain import UncertainItem, show_item, uncertain_items
 from gate.config import GateConfig, load_config
 from gate.errors import EXIT_PASSED, GateError, did_you_mean
+from gate.files import safejson
+from gate.files.yamlio import first_problem
 from gate.loader import load_cases
 from gate.sanitize import xml_safe
 from gate.semantic.asks import QUEUE_FILE
 from gate.semantic.document import QueueEntry
 from gate.semantic.reviews import Review, append_review, load_reviews
-from gate.yamlio import first_problem
 
 KEYS = {"p": "pass", "f": "fail", "s": "skip", "q": "quit"}
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from gate.atomic import check_writable
 from gate.config import load_config, without_cache
 from gate.errors import EXIT_INTERRUPTED
+from gate.files.atomic import check_writable
 from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import select_cases

@@ -17,13 +17,13 @@ import click
 from pydantic import ValidationError
 
 import gate.github.annotations as gh_annotations
-from gate import safefiles, safejson
 from gate.errors import GateError
+from gate.files import safefiles, safejson
+from gate.files.yamlio import first_problem
 from gate.github.annotations import command
 from gate.results import ResultsFile
 from gate.sanitize import one_line
 from gate.verdict import Status
-from gate.yamlio import first_problem
 
 
 def _rate(value: float | None) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from gate import safejson
+from gate.files import safejson
 from gate.net.errors import NetError
 from gate.net.retryafter import retry_after_seconds
 from gate.redaction import redact as redact_headers

@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from gate.errors import GateError
+from gate.files.yamlio import load, model_keys, read_text, validation_error
 from gate.lexicon.model import CLASS_NAME, AliasGroup, WordClass
-from gate.yamlio import load, model_keys, read_text, validation_error
 
 DIRECTORY = Path(__file__).parent
 ALIASES = "aliases.yaml"

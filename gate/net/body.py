@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gate import safejson
+from gate.files import safejson
 from gate.net.errors import NetError
 
 OUTPUT_CAP = 10 * 1024 * 1024

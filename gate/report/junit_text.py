@@ -22,7 +22,7 @@ from functools import cache
 from typing import Any
 from xml.etree.ElementTree import Element
 
-from gate.spool import Held, TextSpool
+from gate.files.spool import Held, TextSpool
 
 _TEXT_DROPPED = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 _ATTRIBUTE_DROPPED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

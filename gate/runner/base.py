@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
-from gate import safejson
+from gate.files import safejson
 from gate.net.errors import NetError
 from gate.redaction import public, without_secrets
 from gate.trajectory import Trajectory
@@ -65,7 +65,7 @@ def to_trajectory(data: Any, key: tuple[str, str, int]) -> Trajectory:
     try:
         trajectory = Trajectory.model_validate({**data, **expected, "metadata": metadata})
     except ValidationError as exc:
-        from gate.yamlio import first_problem
+        from gate.files.yamlio import first_problem
 
         raise AgentError(f"the trajectory is malformed: {first_problem(exc)}") from None
     return _redacted(trajectory)

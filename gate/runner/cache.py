@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gate.jsonstore import JsonStore
+from gate.files.jsonstore import JsonStore
 from gate.trajectory import Trajectory
 
 

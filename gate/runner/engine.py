@@ -13,9 +13,9 @@ from typing import Any
 
 from gate.agent_config import AgentConfig
 from gate.agent_inputs import AgentInputs
+from gate.files.jsonstore import writing_behind
 from gate.interrupts import StopRequests
 from gate.jobs import Job, build_request
-from gate.jsonstore import writing_behind
 from gate.net.retry import Reachability, RetryPolicy, with_retries
 from gate.records import Kept
 from gate.runner.adapters import build_adapter

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from gate import safejson
+from gate.files import safejson
 from gate.sanitize import one_line
 from gate.text.reasoning import split_reasoning
 

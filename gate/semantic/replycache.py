@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gate.buildinfo import trusted
-from gate.jsonstore import JsonStore
+from gate.files.buildinfo import trusted
+from gate.files.jsonstore import JsonStore
 from gate.semantic.reply import Vote
 
 SCHEMA = "gate.judge-cache/2"

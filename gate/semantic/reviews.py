@@ -16,12 +16,12 @@ from typing import Literal
 import yaml
 from pydantic import ConfigDict, Field, ValidationError, field_validator
 
-from gate import yamlio
-from gate.atomic import write_text
 from gate.case import Case
 from gate.errors import GateError
+from gate.files import yamlio
+from gate.files.atomic import write_text
+from gate.files.strictvalues import StrictValues
 from gate.records import Kept
-from gate.strictvalues import StrictValues
 from gate.verdict import ConstraintVerdict, RunVerdict, Status, combine
 
 SCHEMA = "gate.reviews/v1"

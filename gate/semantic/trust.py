@@ -13,11 +13,11 @@ from pydantic import ConfigDict, Field, ValidationError
 
 from gate.config import JudgeConfig
 from gate.errors import GateError
+from gate.files.yamlio import first_problem
 from gate.model import Model
 from gate.report.judge_trust import Trust
 from gate.semantic.prompt import PROMPT_VERSION
 from gate.semantic.rubrics import Rubric
-from gate.yamlio import first_problem
 
 RECORD_SCHEMA: Final = "gate.judge-calibration-record/v1"
 

@@ -20,8 +20,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - the same parser, as a package before 3.11
     import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
 
+from gate.files.yamlsafe import StrictLoader
 from gate.text.jsonanswer import main_array
-from gate.yamlsafe import StrictLoader
 
 _FENCE_RE = re.compile(r"\A(?P<fence>```|~~~)[ \t]*(?P<kind>yaml|yml|toml)[ \t]*\r?\n(?P<body>.*)\r?\n(?P=fence)\Z",
                        re.DOTALL | re.IGNORECASE)

@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gate import lexicon, safejson
+from gate import lexicon
+from gate.files import safejson
 
 _FENCE_RE = re.compile(r"\A(?P<fence>```|~~~)[ \t]*(?:json|JSON|json5)?[ \t]*\r?\n(?P<body>.*)\r?\n(?P=fence)\Z", re.DOTALL)
 

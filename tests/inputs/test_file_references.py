@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 from test_preflight import TOOLS, both, configure, gate, in_case, openai, project, write  # noqa: F401
 
-from gate import safefiles
 from gate.cli import main
 from gate.errors import GateError
+from gate.files import safefiles
 
 
 def replaced(name: str, make: Callable[[Path], object]) -> Callable[[Path], None]:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gate import yamlio
 from gate.errors import GateError
+from gate.files import yamlio
 
 from .conftest import CASE, gate, validate
 
@@ -163,7 +163,7 @@ def test_a_boolean_stays_a_boolean_where_one_is_expected() -> None:
 
 def test_only_a_document_with_an_anchor_has_its_alias_graph_walked(monkeypatch: pytest.MonkeyPatch) -> None:
     """No anchor, no alias: nothing is shared, so the walk that bounds an expansion is skipped."""
-    from gate import yamlsafe
+    from gate.files import yamlsafe
 
     walked: list[object] = []
     real = yamlsafe.check_expansion

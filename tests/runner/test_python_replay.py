@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gate.errors import GateError
-from gate.jsonstore import JsonStore
+from gate.files.jsonstore import JsonStore
 from gate.runner import RunnerSettings, run_jobs
 from gate.trajectory import Trajectory
 

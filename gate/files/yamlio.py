@@ -11,9 +11,9 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from gate import safefiles
 from gate.errors import GateError, GateErrors, did_you_mean
-from gate.yamlsafe import RefusedYaml, StrictLoader
+from gate.files import safefiles
+from gate.files.yamlsafe import RefusedYaml, StrictLoader
 
 # Built on the C loader where PyYAML has it: several times faster on a large case set.
 _Loader: Any = StrictLoader

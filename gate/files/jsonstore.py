@@ -22,8 +22,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gate import safejson
-from gate.atomic import replace_text
+from gate.files import safejson
+from gate.files.atomic import replace_text
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor

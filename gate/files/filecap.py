@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from gate import safejson
+from gate.files import safejson
 
 MIB = 1024 * 1024
 

@@ -20,7 +20,7 @@ import yaml
 MAX_NODES = 100_000
 """Most YAML nodes a document may hold once its aliases are expanded; a real case file has hundreds."""
 MAX_DIGITS = 100
-"""Longest integer read, in digits (as gate.safejson reads JSON): no count or threshold comes near."""
+"""Longest integer read, in digits (as gate.files.safejson reads JSON): no count or threshold comes near."""
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
