@@ -14,8 +14,8 @@ import click
 
 from gate.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, GateError, GateErrors
 from gate.interrupts import command_starts, take_stop_signals
-from gate.redacted_streams import redacted_streams
-from gate.redaction import public
+from gate.redaction.secrets import public
+from gate.redaction.streams import redacted_streams
 from gate.workflow_commands import error_annotations, error_lines
 
 WATCHING_STOPS = frozenset({"check", "eval"})

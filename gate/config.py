@@ -21,7 +21,7 @@ from gate.errors import GateError
 from gate.files import yamlio
 from gate.files.strictvalues import StrictConfig as _Strict
 from gate.net.headers import HEADER_VARIABLE
-from gate.redaction import remember, secret_headers
+from gate.redaction.secrets import remember, secret_headers
 
 DEFAULT_CONFIG = "gate.yaml"
 

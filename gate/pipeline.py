@@ -229,7 +229,7 @@ def write_reports(report: GateReport, out_dir: Path,
     then the step summary."""
     from gate.files.atomic import Text, write_set
     from gate.records import trajectories_text
-    from gate.redaction import public
+    from gate.redaction.secrets import public
     from gate.report import comment, junit
 
     paths = {"results": out_dir / "results.json", "junit": out_dir / "junit.xml", "comment": out_dir / "comment.md"}

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gate.errors import GateError
-from gate.redaction import public as redacted
-from gate.sanitize import xml_safe
+from gate.redaction.sanitize import xml_safe
+from gate.redaction.secrets import public as redacted
 
 MAX_ANNOTATIONS = 10
 """GitHub shows at most ten annotations of each kind per step."""

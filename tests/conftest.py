@@ -14,7 +14,7 @@ import pytest
 from hypothesis import settings
 
 from gate.checkers import REGISTRY
-from gate.redaction import forget_all
+from gate.redaction.secrets import forget_all
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome

@@ -1,5 +1,5 @@
 """A secret in any spelling reaches no sink: the terminal, the annotations, results.json, junit.xml,
-comment.md, trajectories.jsonl, the step summary and the posted comment all pass gate/redaction.py."""
+comment.md, trajectories.jsonl, the step summary and the posted comment all pass gate/redaction/secrets.py."""
 
 from __future__ import annotations
 

@@ -18,9 +18,9 @@ from gate.pipeline import consistency_report, judge_stream
 from gate.policy.decide import decide
 from gate.policy.thresholds import verdict_of
 from gate.records import iter_trajectories
+from gate.redaction.sanitize import one_line
 from gate.report.table import verdict_table
 from gate.results import results_head, results_text
-from gate.sanitize import one_line
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import Comparison
 from gate.scoring.readings import Readings

@@ -16,7 +16,7 @@ from gate.files.atomic import dump_json, write_set
 from gate.files.yamlio import first_problem
 from gate.loader import CaseSet, load_cases
 from gate.percent import percent
-from gate.sanitize import one_line
+from gate.redaction.sanitize import one_line
 from gate.semantic.asks import QUEUE_FILE, asks_for, judge_info, unavailable
 from gate.semantic.engine import Answers, Ask, ask_all
 from gate.semantic.reviews import Reviews, load_reviews

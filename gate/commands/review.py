@@ -22,7 +22,7 @@ from gate.errors import EXIT_PASSED, GateError, did_you_mean
 from gate.files import safejson
 from gate.files.yamlio import first_problem
 from gate.loader import load_cases
-from gate.sanitize import xml_safe
+from gate.redaction.sanitize import xml_safe
 from gate.semantic.asks import QUEUE_FILE
 from gate.semantic.document import QueueEntry
 from gate.semantic.reviews import Review, append_review, load_reviews

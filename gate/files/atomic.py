@@ -3,7 +3,7 @@
 A set of reports is all-or-nothing too: every file is written to a temporary name first, and only
 when all of them are on disk are they renamed into place — a full disk leaves the old set whole.
 A write that fails is one clear GateError naming the file and the reason (ENOSPC, EACCES …).
-Every report passes gate/redaction.py on its way: no secret, in any spelling, lands in one.
+Every report passes gate/redaction/secrets.py on its way: no secret, in any spelling, lands in one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gate.errors import GateError
-from gate.redaction import public, public_pieces
+from gate.redaction.secrets import public, public_pieces
 
 Text = str | Iterable[str]
 """A file's text, whole or in pieces (a large report is written as it is encoded, never held whole)."""

@@ -21,8 +21,8 @@ from gate.errors import GateError
 from gate.files import safefiles, safejson
 from gate.files.yamlio import first_problem
 from gate.github.annotations import command
+from gate.redaction.sanitize import one_line
 from gate.results import ResultsFile
-from gate.sanitize import one_line
 from gate.verdict import Status
 
 

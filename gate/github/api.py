@@ -17,8 +17,8 @@ import httpx
 from gate.files import safejson
 from gate.net.errors import NetError
 from gate.net.retryafter import retry_after_seconds
-from gate.redaction import redact as redact_headers
-from gate.redaction import remember
+from gate.redaction.secrets import redact as redact_headers
+from gate.redaction.secrets import remember
 
 API_VERSION = "2022-11-28"
 DEFAULT_API_URL = "https://api.github.com"

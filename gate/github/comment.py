@@ -27,7 +27,7 @@ from gate.github.api import (
     redact,
     request,
 )
-from gate.redaction import public
+from gate.redaction.secrets import public
 
 DEFAULT_AUTHOR = "github-actions[bot]"
 MAX_BODY_BYTES = 65_000

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 
 from gate.net.errors import NetError
-from gate.redaction import remember, secret_headers
+from gate.redaction.secrets import remember, secret_headers
 
 HEADER_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 """``${NAME}`` in a header value: expanded from the environment at call time."""

@@ -12,7 +12,7 @@ import httpx
 from gate.net.body import ERROR_BODY_LIMIT, OUTPUT_CAP, human_size, parse_json_object, snippet
 from gate.net.errors import NetError
 from gate.net.retryafter import retry_after_seconds
-from gate.redaction import redact
+from gate.redaction.secrets import redact
 
 
 async def post_json(

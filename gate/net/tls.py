@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import httpx
 
 from gate.errors import GateError
-from gate.redaction import redact
+from gate.redaction.secrets import redact
 
 
 def verification_for(url: str) -> ssl.SSLContext | bool:

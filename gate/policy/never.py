@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from gate.baseline import Acceptance
 from gate.case import Case
 from gate.policy.thresholds import Finding, Level
-from gate.sanitize import one_line
+from gate.redaction.sanitize import one_line
 from gate.verdict import RunVerdict, Status
 
 RULE = "zero-tolerance"

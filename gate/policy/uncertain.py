@@ -24,7 +24,7 @@ from gate.baseline import Acceptance
 from gate.case import Case
 from gate.config import DecisionConfig
 from gate.policy.thresholds import Finding, Level
-from gate.sanitize import one_line
+from gate.redaction.sanitize import one_line
 from gate.scoring.comparison import Comparison
 from gate.verdict import ConstraintVerdict, RunVerdict, Status, describe_readings
 

@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from gate.policy.thresholds import FAIL_ON, Finding, Level, rank
+from gate.redaction.sanitize import one_line, xml_safe
 from gate.report.junit_text import report_parts
 from gate.report.model import GateReport
 from gate.results import sort_verdicts
-from gate.sanitize import one_line, xml_safe
 from gate.scoring.metrics import dimension_key
 from gate.verdict import RunVerdict, Status, describe_readings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gate.sanitize import one_line
+from gate.redaction.sanitize import one_line
 
 _SPECIAL_RE = re.compile(r"([\\`*_\[\]#|~!])")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from gate.memo import ByIdentity
+from gate.redaction.sanitize import one_line
 from gate.results import sort_verdicts
-from gate.sanitize import one_line
 from gate.verdict import RunVerdict, Status, describe_readings
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gate.policy.thresholds import Finding, Level
+from gate.redaction.sanitize import one_line
 from gate.report.model import GateReport
-from gate.sanitize import one_line
 from gate.verdict import Status
 
 MAX_REASONS = 3

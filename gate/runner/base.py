@@ -8,7 +8,7 @@ from pydantic import BaseModel, ValidationError
 
 from gate.files import safejson
 from gate.net.errors import NetError
-from gate.redaction import public, without_secrets
+from gate.redaction.secrets import public, without_secrets
 from gate.trajectory import Trajectory
 
 _KEY_FIELDS = ("case_id", "group", "run")

@@ -12,7 +12,7 @@ from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
 from gate.config import JudgePrice
 from gate.evaluate import evaluate
-from gate.sanitize import xml_safe
+from gate.redaction.sanitize import xml_safe
 from gate.scoring.metrics import dimension_key
 from gate.scoring.stats import wilson_interval
 from gate.semantic.client import Sample

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gate.config import JudgeConfig
-from gate.sanitize import xml_safe
+from gate.redaction.sanitize import xml_safe
 from gate.semantic.assemble import Settled, rate
 from gate.semantic.document import CalibrationItem, CalibrationRubric, Rate
 from gate.semantic.engine import Ask

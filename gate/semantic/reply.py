@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 
 from gate.files import safejson
-from gate.sanitize import one_line
+from gate.redaction.sanitize import one_line
 from gate.text.reasoning import split_reasoning
 
 

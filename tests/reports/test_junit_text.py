@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from gate.report.junit_text import report_parts
 
 # What agents and attackers put in answers, beside any other character junit-xml can write at all
-# (it fails on surrogates and U+FFFE/U+FFFF, which gate.sanitize.xml_safe removes first).
+# (it fails on surrogates and U+FFFE/U+FFFF, which gate.redaction.sanitize.xml_safe removes first).
 _TRICKY = ["\r", "\n", "\r\n", "\t", "&", "<", ">", '"', "'", "]]>", "&amp;", "&#10;", "\x00", "\x07", "\x0b",
            "\x1b[31m", "\x7f", "\x85", "\x9f", "\u2028", "\ufeff", "😀", "无索尼", "  ", "<![CDATA[x]]>"]
 _TEXT = st.lists(st.one_of(st.sampled_from(_TRICKY), st.text(st.characters(

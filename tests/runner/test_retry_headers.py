@@ -7,7 +7,7 @@ import pytest
 
 from gate.net.headers import expand
 from gate.net.retry import MAX_RETRY_AFTER_S, RetryPolicy, parse_retry_after
-from gate.redaction import redact
+from gate.redaction.secrets import redact
 from gate.runner.base import AgentError
 
 

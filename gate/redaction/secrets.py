@@ -1,5 +1,5 @@
 """Secrets kept out of every message and report: each configured secret, in any of its spellings
-(raw, JSON-escaped, URL-encoded, base64 — gate/secret_spellings.py), replaced by ***.
+(raw, JSON-escaped, URL-encoded, base64 — gate/redaction/spellings.py), replaced by ***.
 
 :func:`public` is the one path every sink takes (the terminal, results.json, junit.xml, comment.md,
 trajectories.jsonl, annotations and the posted comment): it hides the secrets this process was given
@@ -14,7 +14,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from gate.secret_spellings import pattern
+from gate.redaction.spellings import pattern
 
 REDACTED = "***"
 _SCHEMES = {"bearer", "basic", "token", "digest"}

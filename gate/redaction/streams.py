@@ -1,5 +1,5 @@
 """The terminal as a sink like any report: what a command writes to stdout or stderr passes
-gate/redaction.py first, whichever module wrote it (click.echo, print, the progress line)."""
+gate/redaction/secrets.py first, whichever module wrote it (click.echo, print, the progress line)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO, cast
 
-from gate.redaction import public
+from gate.redaction.secrets import public
 
 
 class RedactedStream:
