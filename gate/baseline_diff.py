@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gate.baseline import Baseline
-from gate.percent import percent
+from gate.formats.percent import percent
 from gate.verdict import RunCount
 
 

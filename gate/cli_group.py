@@ -13,10 +13,10 @@ from typing import Any
 import click
 
 from gate.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, GateError, GateErrors
+from gate.formats.workflow_commands import error_annotations, error_lines
 from gate.interrupts import command_starts, take_stop_signals
 from gate.redaction.secrets import public
 from gate.redaction.streams import redacted_streams
-from gate.workflow_commands import error_annotations, error_lines
 
 WATCHING_STOPS = frozenset({"check", "eval"})
 """Commands that watch for stops from their first line and end with reports of what finished: a stop

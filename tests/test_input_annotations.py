@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 from gate.cli import main
 from gate.cli_group import GateGroup
 from gate.errors import GateError, GateErrors
-from gate.workflow_commands import escape_data
+from gate.formats.workflow_commands import escape_data
 
 CASE = case_yaml(["{id: count, check: items:count, params: {exact: 3}}"], ["1. a\n2. b\n3. c"], [("1. a", ["count"])])
 

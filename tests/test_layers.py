@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "gate"
 
 # Lowest room first; a module belongs to the room of the longest prefix that names it.
 ROOMS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("gate.errors", "gate.percent", "gate.budget", "gate.interrupts", "gate.shard", "gate.commentmark", "gate.memo", "gate.model", "gate.workflow_commands", "gate.files", "gate.redaction")),
+    ("base", ("gate.errors", "gate.budget", "gate.interrupts", "gate.shard", "gate.memo", "gate.model", "gate.files", "gate.redaction", "gate.formats")),
     ("net", ("gate.net",)),
     ("lexicon", ("gate.lexicon",)),
     ("text", ("gate.text",)),

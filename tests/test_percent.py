@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gate.percent import percent
+from gate.formats.percent import percent
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ import click
 from gate.commands.judge import JudgeSettings, Loaded, load, recorded
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError
 from gate.files.atomic import dump_json, write_set
-from gate.percent import percent
+from gate.formats.percent import percent
 from gate.semantic.asks import judge_info, limits_of, unavailable
 from gate.semantic.assemble import settle, usage
 from gate.semantic.calibration import Label, agreement, calibration_items, per_rubric

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gate.commentmark import COMMENT_MARKER
+from gate.formats.commentmark import COMMENT_MARKER
 from gate.github.comment import CommentResult, CommentStatus, upsert_comment
 
 __all__ = ["COMMENT_MARKER", "CommentResult", "CommentStatus", "upsert_comment"]

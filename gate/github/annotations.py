@@ -15,9 +15,9 @@ closing notice.
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from gate.formats.workflow_commands import MAX_ANNOTATIONS, command, escape_data, escape_property
 from gate.results import ConstraintRecord, FindingRecord, ResultsFile, RunRecord
 from gate.verdict import Reading, Status, describe_readings
-from gate.workflow_commands import MAX_ANNOTATIONS, command, escape_data, escape_property
 
 __all__ = ["annotations", "command", "escape_data", "escape_property"]
 

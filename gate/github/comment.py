@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from gate.commentmark import COMMENT_MARKER
+from gate.formats.commentmark import COMMENT_MARKER
 from gate.github.api import (
     ApiError,
     Forbidden,

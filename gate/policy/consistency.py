@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gate.percent import percent
+from gate.formats.percent import percent
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.consistency import ConsistencyReport
 from gate.scoring.repeats import rounded

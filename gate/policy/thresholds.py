@@ -8,8 +8,8 @@ from typing import Literal
 from pydantic import ConfigDict
 
 from gate.config import Thresholds
+from gate.formats.percent import percent
 from gate.model import Model
-from gate.percent import percent
 from gate.scoring.metrics import GroupMetrics, Metrics
 
 _EPS = 1e-9

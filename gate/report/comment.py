@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gate.commentmark import COMMENT_MARKER
-from gate.percent import percent
+from gate.formats.commentmark import COMMENT_MARKER
+from gate.formats.percent import percent
 from gate.policy.thresholds import Finding, Level
 from gate.report.judge_trust import trust_section
 from gate.report.markdown_safe import inline, own

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gate.percent import percent
+from gate.formats.percent import percent
 from gate.scoring.consistency import ConsistencyReport, DegradationCurve
 from gate.scoring.repeats import GroupConsistency, rounded
 

@@ -13,8 +13,8 @@ from click.testing import CliRunner, Result
 
 from gate.cli import main
 from gate.commands import comment as commentcmd
-from gate.commentmark import COMMENT_MARKER
 from gate.errors import GateError
+from gate.formats.commentmark import COMMENT_MARKER
 from gate.github.comment import MAX_BODY_BYTES
 from tests.tlscontext import trusts_nothing
 

@@ -1,0 +1,1 @@
+"""Formats every output shares: rates, the sticky comment's marker, and GitHub Actions workflow commands."""
