@@ -58,8 +58,8 @@ def __getattr__(name: str) -> Any:
 
 def _take_stops_from_the_start() -> None:
     # The `gate` script imports this package first: from here on a stop while the command line
-    # loads is remembered for the command (gate.interrupts), not a traceback or a bare exit 143.
-    from gate import interrupts
+    # loads is remembered for the command (gate.process.interrupts), not a traceback or a bare exit 143.
+    from gate.process import interrupts
 
     if interrupts.running_as_gate():
         interrupts.take_stop_signals()

@@ -99,7 +99,7 @@ def _settings(config_path: str | None, baseline_path: str | None, out_dir: str |
               no_cache: bool = False) -> CheckSettings:
     from gate.config import DEFAULT_CONFIG, load_config, without_cache
     from gate.pipeline import CheckSettings
-    from gate.shard import parse_shard
+    from gate.process.shard import parse_shard
 
     config = load_config(config_path)
     config = without_cache(config) if no_cache else config
@@ -137,7 +137,7 @@ def check_command(config_path: str | None, baseline_path: str | None, out_dir: s
     when the agent could not be reached, 130 when stopped (SIGINT, SIGTERM) with the reports of what
     finished written and marked interrupted.
     """
-    from gate.interrupts import stop_requests
+    from gate.process.interrupts import stop_requests
 
     with stop_requests() as stops:  # a stop from here on ends with the reports, marked interrupted
         from gate.commands.check import run_check
@@ -245,7 +245,7 @@ def run_command(config_path: str | None, out_path: str | None, shard: str | None
     writing what finished; 2 on unusable input.
     """
     from gate.commands.run import RunSettings, run_collect
-    from gate.shard import parse_shard
+    from gate.process.shard import parse_shard
 
     settings = RunSettings(config=config_path, out=out_path, shard=parse_shard(shard) if shard else None,
                            cases=cases_dir, no_cache=no_cache, record_tools=record_tools)

@@ -14,13 +14,13 @@ import click
 
 from gate.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, GateError, GateErrors
 from gate.formats.workflow_commands import error_annotations, error_lines
-from gate.interrupts import command_starts, take_stop_signals
+from gate.process.interrupts import command_starts, take_stop_signals
 from gate.redaction.secrets import public
 from gate.redaction.streams import redacted_streams
 
 WATCHING_STOPS = frozenset({"check", "eval"})
 """Commands that watch for stops from their first line and end with reports of what finished: a stop
-while the process started is their first (gate.interrupts)."""
+while the process started is their first (gate.process.interrupts)."""
 
 COLLECTOR_THRESHOLDS = (50_000, 50, 50)
 """``gc.set_threshold`` for a gate process (Python's default: 700, 10, 10)."""

@@ -15,12 +15,12 @@ from pydantic import (
 )
 
 from gate.agent_config import AgentConfig, ChatOptions, CommandAgent
-from gate.budget import DEFAULT_BUDGET_S
 from gate.case import MAX_REPEATS, NAME_PATTERN
 from gate.errors import GateError
 from gate.files import yamlio
 from gate.files.strictvalues import StrictConfig as _Strict
 from gate.net.headers import HEADER_VARIABLE
+from gate.process.budget import DEFAULT_BUDGET_S
 from gate.redaction.secrets import remember, secret_headers
 
 DEFAULT_CONFIG = "gate.yaml"

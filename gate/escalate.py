@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping
 from gate.baseline import Baseline
 from gate.config import GateConfig
 from gate.confirm import judge_for, judged, rerun_keys
-from gate.interrupts import StopRequests
 from gate.jobs import Job
 from gate.loader import CaseSet
 from gate.policy import drift, drift_choice, regressions
+from gate.process.interrupts import StopRequests
 from gate.records import Kept
 from gate.results import RunKey
 from gate.scoring import metrics as metrics_mod

@@ -7,9 +7,9 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from gate.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.case import Case, Constraint
 from gate.checkers import REGISTRY
+from gate.process.budget import DEFAULT_BUDGET_S, Budget, BudgetExceeded, enforced
 from gate.subject import Answers, Subject
 from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, Outcome, Reading, RunVerdict, Status, combine

@@ -14,17 +14,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gate import baseline as baseline_mod
-from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
 from gate.config import GateConfig
 from gate.evaluate import Judgements
-from gate.interrupts import StopRequests
 from gate.loader import CaseSet
 from gate.policy.thresholds import Finding
 from gate.preflight import CheckSettings as CheckSettings
 from gate.preflight import load_baseline as load_baseline
 from gate.preflight import reference_baseline as reference_baseline
 from gate.preflight import select_cases as select_cases
+from gate.process.budget import DEFAULT_BUDGET_S
+from gate.process.interrupts import StopRequests
 from gate.records import Kept
 from gate.report.model import GateReport
 from gate.scoring import metrics as metrics_mod

@@ -19,7 +19,7 @@ from gate.errors import GateError, GateErrors, did_you_mean
 from gate.files.atomic import check_writable
 from gate.loader import CaseSet
 from gate.policy.thresholds import Finding
-from gate.shard import select_shard
+from gate.process.shard import select_shard
 
 if TYPE_CHECKING:
     from gate.semantic.reviews import Reviews

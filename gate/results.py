@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool
 
-from gate.memo import ByIdentity
 from gate.model import Model
-from gate.shard import MAX_SHARDS
+from gate.process.memo import ByIdentity
+from gate.process.shard import MAX_SHARDS
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 SCHEMA = "gate.results/v1"

@@ -151,7 +151,7 @@ def demo_in_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
 @pytest.fixture
 def signals_restored() -> Iterator[None]:
     """A test may take SIGINT and SIGTERM as a gate process does; the suite's own handlers come back."""
-    from gate.interrupts import _Process
+    from gate.process.interrupts import _Process
 
     before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
     state = (_Process.remembering, _Process.pending)

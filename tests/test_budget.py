@@ -20,13 +20,13 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate import budget as budget_mod
-from gate.budget import Budget, BudgetExceeded
 from gate.case import Case
 from gate.checkers import REGISTRY
 from gate.checkers.base import Checker
 from gate.cli import main
 from gate.evaluate import evaluate
+from gate.process import budget as budget_mod
+from gate.process.budget import Budget, BudgetExceeded
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome, Status

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gate import interrupts
-from gate.interrupts import stop_requests, take_stop_signals
+from gate.process import interrupts
+from gate.process.interrupts import stop_requests, take_stop_signals
 from tests.casefiles import case_yaml
 from tests.test_stop_phases import Project, gate, stop_at
 

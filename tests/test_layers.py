@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "gate"
 
 # Lowest room first; a module belongs to the room of the longest prefix that names it.
 ROOMS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("gate.errors", "gate.budget", "gate.interrupts", "gate.shard", "gate.memo", "gate.model", "gate.files", "gate.redaction", "gate.formats")),
+    ("base", ("gate.errors", "gate.model", "gate.files", "gate.redaction", "gate.formats", "gate.process")),
     ("net", ("gate.net",)),
     ("lexicon", ("gate.lexicon",)),
     ("text", ("gate.text",)),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gate.memo import ByIdentity
+from gate.process.memo import ByIdentity
 
 
 def test_made_once_per_object_and_extra_and_never_for_a_reused_id() -> None:

@@ -6,8 +6,8 @@ import gc
 from collections.abc import Iterator
 from pathlib import Path
 
-from gate.interrupts import StopRequests
 from gate.pipeline import consistency_report, judge, judge_stream
+from gate.process.interrupts import StopRequests
 from gate.scoring.readings import Readings
 from gate.semantic.reviews import Reviews
 from gate.trajectory import Trajectory

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import click
 
-from gate.budget import DEFAULT_BUDGET_S
 from gate.config import GateConfig
 from gate.errors import EXIT_INTERRUPTED
 from gate.files.atomic import write_text
-from gate.interrupts import stop_requests
 from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases
 from gate.pipeline import consistency_report, judge_stream
 from gate.policy.decide import decide
 from gate.policy.thresholds import verdict_of
+from gate.process.budget import DEFAULT_BUDGET_S
+from gate.process.interrupts import stop_requests
 from gate.records import iter_trajectories
 from gate.redaction.sanitize import one_line
 from gate.report.table import verdict_table

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from gate.memo import ByIdentity
+from gate.process.memo import ByIdentity
 from gate.redaction.sanitize import one_line
 from gate.results import sort_verdicts
 from gate.verdict import RunVerdict, Status, describe_readings

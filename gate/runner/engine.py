@@ -14,9 +14,9 @@ from typing import Any
 from gate.agent_config import AgentConfig
 from gate.agent_inputs import AgentInputs
 from gate.files.jsonstore import writing_behind
-from gate.interrupts import StopRequests
 from gate.jobs import Job, build_request
 from gate.net.retry import Reachability, RetryPolicy, with_retries
+from gate.process.interrupts import StopRequests
 from gate.records import Kept
 from gate.runner.adapters import build_adapter
 from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory

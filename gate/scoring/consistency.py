@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 
-from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
+from gate.process.budget import DEFAULT_BUDGET_S
 from gate.scoring.readings import Readings, Run
 from gate.scoring.repeats import DP, CaseConsistency, Frozen, Level, case_consistency, difference, outputs, rounded
 from gate.trajectory import Group

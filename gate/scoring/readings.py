@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from gate.budget import BudgetExceeded, enforced
 from gate.case import Case, Consistency
+from gate.process.budget import BudgetExceeded, enforced
 from gate.records import SpooledRun
 from gate.scoring.fields import extract_from
 from gate.subject import Subject

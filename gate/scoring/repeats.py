@@ -9,9 +9,9 @@ from typing import Literal
 
 from pydantic import ConfigDict
 
-from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case, Consistency, ConsistencyBounds
 from gate.model import SharedFieldNames
+from gate.process.budget import DEFAULT_BUDGET_S
 from gate.scoring.fields import ConsistencyField, mode, mode_frequency
 from gate.scoring.readings import Readings, Run
 from gate.trajectory import Group

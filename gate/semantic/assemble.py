@@ -8,10 +8,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from gate.budget import DEFAULT_BUDGET_S
 from gate.case import Case
 from gate.config import JudgePrice
 from gate.evaluate import evaluate
+from gate.process.budget import DEFAULT_BUDGET_S
 from gate.redaction.sanitize import xml_safe
 from gate.scoring.metrics import dimension_key
 from gate.scoring.stats import wilson_interval

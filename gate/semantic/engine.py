@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from gate.config import JudgeConfig
-from gate.interrupts import StopRequests
 from gate.net.retry import DEFAULT_BACKOFF_S, Reachability, RetryPolicy
+from gate.process.interrupts import StopRequests
 from gate.runner.fdlimit import fitting_concurrency
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.tasks import gather_until_stopped

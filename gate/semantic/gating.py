@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gate.config import GateConfig, JudgeConfig
-from gate.interrupts import StopRequests
 from gate.loader import CaseSet
+from gate.process.interrupts import StopRequests
 from gate.records import Kept
 from gate.report.judge_trust import RubricTrust, Trust
 from gate.semantic.reviews import Reviews, apply_reviews

@@ -12,7 +12,7 @@ from gate.baseline_ref import pr_base_sha
 from gate.commands.comment import pr_from_event
 from gate.errors import GateError
 from gate.files.filecap import TooLarge, read_bounded
-from gate.shard import parse_shard
+from gate.process.shard import parse_shard
 
 from .conftest import CASE, RECORD, gate, validate
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gate.interrupts import StopRequests
+from gate.process.interrupts import StopRequests
 from gate.records import Spool, SpooledRun
 from gate.runner import RunnerSettings, run_jobs
 from gate.runner.cache import cache_key

@@ -1,0 +1,1 @@
+"""What a gate process lives with: stop signals, the wall-clock budget of judging, its shard of a CI matrix, and values made once per object."""
