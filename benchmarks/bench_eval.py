@@ -17,7 +17,7 @@ from pathlib import Path
 
 from gate.evaluate import evaluate
 from gate.loader import load_cases
-from gate.records import read_trajectories, write_trajectories
+from gate.runs.records import read_trajectories, write_trajectories
 from gate.trajectory import Trajectory
 
 REPO = Path(__file__).resolve().parent.parent

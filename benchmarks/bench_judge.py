@@ -23,7 +23,7 @@ from typing import Any
 
 from gate.commands.judge import JudgeSettings, run_judge
 from gate.loader import load_cases
-from gate.records import read_trajectories
+from gate.runs.records import read_trajectories
 from gate.semantic.prompt import Limits, build_messages
 from gate.semantic.rubrics import example_trajectory, expected_status, rubrics_of
 

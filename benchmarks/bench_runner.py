@@ -36,9 +36,9 @@ from pathlib import Path
 from bytecode import compile_package
 
 from gate.agent_config import AgentConfig, HttpAgent
-from gate.jobs import Job, plan
 from gate.loader import load_cases
 from gate.runner import RunnerSettings, RunOutcome, run_jobs
+from gate.runs.jobs import Job, plan
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -21,9 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from gate.config import load_config
-from gate.jobs import Job, build_request, plan
 from gate.loader import load_cases
-from gate.records import write_trajectories
+from gate.runs.jobs import Job, build_request, plan
+from gate.runs.records import write_trajectories
 from gate.trajectory import Trajectory
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,9 +25,9 @@ from gate.case import Case
 from gate.errors import GateError
 from gate.files import safefiles
 from gate.files.spool import Held, TextSpool
-from gate.jobs import Job
 from gate.net.headers import HEADER_VARIABLE
-from gate.records import iter_trajectories
+from gate.runs.jobs import Job
+from gate.runs.records import iter_trajectories
 
 if TYPE_CHECKING:
     from typing_extensions import Self

@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable, Mapping
 from gate.baseline import Baseline
 from gate.config import GateConfig
 from gate.evaluate import Judgements, evaluate
-from gate.jobs import Job
 from gate.loader import CaseSet
 from gate.policy import regressions
 from gate.process.interrupts import StopRequests
-from gate.records import Kept
 from gate.results import RunKey
 from gate.runner import RunnerSettings, RunOutcome, run_jobs
+from gate.runs.jobs import Job
+from gate.runs.records import Kept
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import compare
 from gate.scoring.readings import Readings

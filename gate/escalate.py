@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping
 from gate.baseline import Baseline
 from gate.config import GateConfig
 from gate.confirm import judge_for, judged, rerun_keys
-from gate.jobs import Job
 from gate.loader import CaseSet
 from gate.policy import drift, drift_choice, regressions
 from gate.process.interrupts import StopRequests
-from gate.records import Kept
 from gate.results import RunKey
+from gate.runs.jobs import Job
+from gate.runs.records import Kept
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import Comparison, compare
 from gate.trajectory import Trajectory

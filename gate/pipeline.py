@@ -25,8 +25,8 @@ from gate.preflight import reference_baseline as reference_baseline
 from gate.preflight import select_cases as select_cases
 from gate.process.budget import DEFAULT_BUDGET_S
 from gate.process.interrupts import StopRequests
-from gate.records import Kept
 from gate.report.model import GateReport
+from gate.runs.records import Kept
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import compare
 from gate.scoring.readings import Readings, Run, RunRef
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 
 REPORTING_MODULES = (
-    "gate.policy.consistency", "gate.policy.decide", "gate.policy.outage", "gate.records", "gate.report.comment",
+    "gate.policy.consistency", "gate.policy.decide", "gate.policy.outage", "gate.runs.records", "gate.report.comment",
     "gate.report.consistency_md", "gate.report.junit", "gate.report.terminal", "gate.scoring.consistency",
     "junit_xml", "tabulate",
 )
@@ -228,9 +228,9 @@ def write_reports(report: GateReport, out_dir: Path,
     """results.json, junit.xml, comment.md (and trajectories.jsonl) in ``out_dir``, all or none,
     then the step summary."""
     from gate.files.atomic import Text, write_set
-    from gate.records import trajectories_text
     from gate.redaction.secrets import public
     from gate.report import comment, junit
+    from gate.runs.records import trajectories_text
 
     paths = {"results": out_dir / "results.json", "junit": out_dir / "junit.xml", "comment": out_dir / "comment.md"}
     files: dict[Path, Text] = {paths["results"]: report.document_text(), paths["junit"]: junit.render(report),

@@ -104,7 +104,7 @@ class Trajectory(Model):
         return {**data, "final_answer": answer, "tool_calls": calls}
 
     def whole(self) -> Trajectory:
-        """The record itself (a spooled run reads its record back: ``gate.records.SpooledRun``)."""
+        """The record itself (a spooled run reads its record back: ``gate.runs.records.SpooledRun``)."""
         return self
 
     def tool_names(self) -> list[str]:

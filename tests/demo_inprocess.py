@@ -17,11 +17,11 @@ import pytest
 
 from gate.agent_config import AgentConfig, CommandAgent
 from gate.agent_inputs import AgentInputs
-from gate.jobs import Job
 from gate.net.body import parse_json_object
 from gate.net.retry import RetryPolicy
 from gate.runner import engine
 from gate.runner.base import Adapter, AgentError
+from gate.runs.jobs import Job
 
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo_agent.py"
 

@@ -12,7 +12,7 @@ from casefiles import case_yaml
 from click.testing import CliRunner
 
 from gate.cli import main
-from gate.records import parse_line, write_trajectories
+from gate.runs.records import parse_line, write_trajectories
 
 CASE = case_yaml(["{id: count, check: items:count, params: {exact: 3}}"], ["1. a\n2. b\n3. c"], [("1. a", ["count"])])
 

@@ -15,10 +15,10 @@ import pytest
 from gate.case import Case
 from gate.config import load_config
 from gate.evaluate import evaluate
-from gate.jobs import Job, build_request
 from gate.loader import CaseSet
 from gate.policy.thresholds import at_least
-from gate.records import read_trajectories
+from gate.runs.jobs import Job, build_request
+from gate.runs.records import read_trajectories
 from gate.scoring.consistency import compute_all
 from gate.scoring.metrics import Attribution, Metrics, compute
 from gate.trajectory import Trajectory

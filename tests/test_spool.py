@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from gate.errors import GateError
-from gate.records import Spool, SpooledRun, record_line, trajectories_text
+from gate.runs.records import Spool, SpooledRun, record_line, trajectories_text
 from gate.trajectory import ToolCall, Trajectory
 
 RECORDS = [

@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from gate.errors import GateError
-from gate.jobs import build_request, plan
 from gate.loader import load_cases
+from gate.runs.jobs import build_request, plan
 
 EXAMPLE = Path(__file__).resolve().parent / "data" / "toolsim" / "SUP-SIM-01.yaml"
 

@@ -25,11 +25,11 @@ from gate.commands.merge import read_results
 from gate.config import GateConfig, load_config
 from gate.confirm import judge_for, judged
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, GateError, did_you_mean
-from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import identity, select_cases
 from gate.process.interrupts import StopRequests, stop_requests
 from gate.results import ResultsFile
+from gate.runs.jobs import plan
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import from_metrics
 from gate.scoring.metrics import Metrics

@@ -70,7 +70,7 @@ def _reviewed_runs(settings: JudgeSettings, loaded: Loaded) -> list[Trajectory]:
     latest = loaded.out_dir / "trajectories.jsonl"
     if not loaded.reviews or not latest.is_file():
         return []
-    from gate.records import read_trajectories
+    from gate.runs.records import read_trajectories
 
     return read_trajectories(latest, loaded.case_set.cases)
 

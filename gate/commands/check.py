@@ -11,15 +11,15 @@ from pathlib import Path
 from gate.confirm import confirm_failures, judge_for
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
 from gate.escalate import more_rounds
-from gate.jobs import plan
 from gate.loader import load_cases
 from gate.parsed_cases import parsed_cases
 from gate.pipeline import CheckSettings, build_report, import_ahead, reference_bar, write_reports
 from gate.preflight import preflight
 from gate.process.interrupts import StopRequests, stop_requests
-from gate.records import Spool
 from gate.report.model import GateReport
 from gate.runner import RunnerSettings, run_jobs
+from gate.runs.jobs import plan
+from gate.runs.records import Spool
 from gate.scoring.readings import Readings
 from gate.semantic.gating import gating_judge, settled_verdicts
 from gate.verdict_cache import verdict_store

@@ -17,10 +17,10 @@ from gate.policy.decide import decide
 from gate.policy.thresholds import verdict_of
 from gate.process.budget import DEFAULT_BUDGET_S
 from gate.process.interrupts import stop_requests
-from gate.records import iter_trajectories
 from gate.redaction.sanitize import one_line
 from gate.report.table import verdict_table
 from gate.results import results_head, results_text
+from gate.runs.records import iter_trajectories
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import Comparison
 from gate.scoring.readings import Readings

@@ -89,7 +89,7 @@ def load(settings: JudgeSettings) -> Loaded:
 
 
 def recorded(settings: JudgeSettings, loaded: Loaded) -> list[Trajectory]:
-    from gate.records import read_trajectories
+    from gate.runs.records import read_trajectories
 
     if settings.results:
         results = Path(settings.results)
@@ -109,9 +109,9 @@ def recorded(settings: JudgeSettings, loaded: Loaded) -> list[Trajectory]:
 def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory], bool]:
     """Run the agent on the chosen cases with rubrics (selected by tags like `gate check`)."""
     from gate.config import without_cache
-    from gate.jobs import plan
     from gate.pipeline import select_cases
     from gate.runner import RunnerSettings, run_jobs
+    from gate.runs.jobs import plan
 
     config = loaded.config
     if settings.tags:

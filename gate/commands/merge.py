@@ -20,9 +20,9 @@ from gate.files import safefiles, safejson
 from gate.files.yamlio import first_problem
 from gate.loader import load_cases
 from gate.pipeline import CheckSettings, build_report, identity, judge, reference_bar, reference_baseline, write_reports
-from gate.records import read_trajectories
 from gate.report.model import GateReport
 from gate.results import SCHEMA, ResultsFile
+from gate.runs.records import read_trajectories
 from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict

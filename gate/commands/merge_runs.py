@@ -15,10 +15,10 @@ from gate.case import Case
 from gate.config import GateConfig
 from gate.confirm import rerun_keys
 from gate.errors import GateError
-from gate.jobs import plan
 from gate.loader import CaseSet
 from gate.preflight import select_cases
 from gate.results import ResultsFile, RunKey
+from gate.runs.jobs import plan
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
 

@@ -13,9 +13,9 @@ import click
 from gate.case import Case
 from gate.commands.merge import read_results
 from gate.errors import GateError
-from gate.records import iter_trajectories
 from gate.redaction.sanitize import xml_safe
 from gate.results import RunRecord
+from gate.runs.records import iter_trajectories
 from gate.semantic.assemble import EXCERPT_CHARS
 from gate.verdict import Reading, Status
 

@@ -10,13 +10,13 @@ import click
 from gate.config import load_config, without_cache
 from gate.errors import EXIT_INTERRUPTED
 from gate.files.atomic import check_writable
-from gate.jobs import plan
 from gate.loader import load_cases
 from gate.pipeline import select_cases
-from gate.records import write_trajectories
 from gate.runner.engine import RunOutcome, run_jobs
 from gate.runner.settings import RunnerSettings
-from gate.tool_recording import write_recordings
+from gate.runs.jobs import plan
+from gate.runs.records import write_trajectories
+from gate.runs.tool_recording import write_recordings
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class RunSettings:
     progress: bool | None = None
     no_cache: bool = False
     record_tools: str | None = None
-    """A directory for the calls each case's agent made, as replay intercepts (gate.tool_recording)."""
+    """A directory for the calls each case's agent made, as replay intercepts (gate.runs.tool_recording)."""
 
 
 def summary(outcome: RunOutcome, out: Path) -> str:

@@ -14,10 +14,8 @@ from typing import Any
 from gate.agent_config import AgentConfig
 from gate.agent_inputs import AgentInputs
 from gate.files.jsonstore import writing_behind
-from gate.jobs import Job, build_request
 from gate.net.retry import Reachability, RetryPolicy, with_retries
 from gate.process.interrupts import StopRequests
-from gate.records import Kept
 from gate.runner.adapters import build_adapter
 from gate.runner.base import Adapter, AgentError, error_trajectory, to_trajectory
 from gate.runner.cache import Cache, cache_key
@@ -26,6 +24,8 @@ from gate.runner.identity import agent_identity
 from gate.runner.progress import Progress, auto_enabled
 from gate.runner.settings import RunnerSettings
 from gate.runner.tasks import gather_until_stopped
+from gate.runs.jobs import Job, build_request
+from gate.runs.records import Kept
 from gate.trajectory import UNREACHABLE, Trajectory
 from gate.verdict import RunVerdict, Status
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gate.net.retry import DEFAULT_BACKOFF_S
-from gate.records import Kept
+from gate.runs.records import Kept
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
 
@@ -40,5 +40,5 @@ class RunnerSettings:
     """Work for the idle time of the agent calls (imports the judge and the reports will need), done
     in a worker thread once the first call is out, so it is done by the time answers come."""
     keep: Callable[[Trajectory], Kept] | None = None
-    """What the outcome holds of each trajectory once it is judged (``gate.records.Spool.keep``: its
+    """What the outcome holds of each trajectory once it is judged (``gate.runs.records.Spool.keep``: its
     key, the rest on disk); None: the trajectory."""

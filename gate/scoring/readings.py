@@ -9,7 +9,7 @@ from functools import partial
 
 from gate.case import Case, Consistency
 from gate.process.budget import BudgetExceeded, enforced
-from gate.records import SpooledRun
+from gate.runs.records import SpooledRun
 from gate.scoring.fields import extract_from
 from gate.subject import Subject
 from gate.trajectory import Group, Trajectory

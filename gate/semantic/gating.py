@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from gate.config import GateConfig, JudgeConfig
 from gate.loader import CaseSet
 from gate.process.interrupts import StopRequests
-from gate.records import Kept
 from gate.report.judge_trust import RubricTrust, Trust
+from gate.runs.records import Kept
 from gate.semantic.reviews import Reviews, apply_reviews
 from gate.semantic.trust import load_record, trust_of
 from gate.verdict import RunVerdict, Status

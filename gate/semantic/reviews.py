@@ -21,7 +21,7 @@ from gate.errors import GateError
 from gate.files import yamlio
 from gate.files.atomic import write_text
 from gate.files.strictvalues import StrictValues
-from gate.records import Kept
+from gate.runs.records import Kept
 from gate.verdict import ConstraintVerdict, RunVerdict, Status, combine
 
 SCHEMA = "gate.reviews/v1"

@@ -207,7 +207,7 @@ def test_check_holds_each_trajectory_on_disk_once_judged_and_writes_the_same_fil
     project: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import gate.commands.check as check
-    from gate.records import SpooledRun, read_trajectories, trajectories_text
+    from gate.runs.records import SpooledRun, read_trajectories, trajectories_text
 
     held: list[object] = []
     build_report = check.build_report

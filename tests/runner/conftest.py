@@ -14,7 +14,7 @@ import pytest
 
 from gate.agent_config import AgentConfig, agent_config
 from gate.case import Case
-from gate.jobs import Job, plan
+from gate.runs.jobs import Job, plan
 
 HERE = Path(__file__).parent
 FAKE_AGENT = HERE / "fake_agent.py"

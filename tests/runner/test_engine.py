@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from gate.process.interrupts import StopRequests
-from gate.records import Spool, SpooledRun
 from gate.runner import RunnerSettings, run_jobs
 from gate.runner.cache import cache_key
 from gate.runner.progress import Progress, auto_enabled, auto_mode
+from gate.runs.records import Spool, SpooledRun
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict, Status
 

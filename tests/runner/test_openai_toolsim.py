@@ -9,10 +9,10 @@ from typing import Any
 
 import yaml
 
-from gate.jobs import plan
 from gate.loader import load_cases
 from gate.runner import RunnerSettings, run_jobs
-from gate.tool_recording import write_recordings
+from gate.runs.jobs import plan
+from gate.runs.tool_recording import write_recordings
 from gate.trajectory import Trajectory
 
 from .conftest import Sleeps, agent

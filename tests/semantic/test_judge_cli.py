@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from gate.cli import main
-from gate.records import read_trajectories
+from gate.runs.records import read_trajectories
 from gate.semantic.rubrics import rubrics_of
 from tests.casefiles import repo_cases
 from tests.runner.loopback import Reply

@@ -19,9 +19,9 @@ from gate.agent_inputs import (
     check_agent,
     planned_pairs,
 )
-from gate.jobs import Job
 from gate.net.retry import RetryPolicy
 from gate.runner.base import Adapter
+from gate.runs.jobs import Job
 
 if TYPE_CHECKING:
     import httpx

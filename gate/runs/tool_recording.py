@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from gate.files.atomic import write_set
-from gate.records import Kept
+from gate.runs.records import Kept
 from gate.tool_intercept import PATTERN_PREFIX, ToolIntercept
 
 SUFFIX = ".tools.yaml"
