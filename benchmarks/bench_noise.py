@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO))
 from gate import baseline as baseline_mod  # noqa: E402
 from gate.commands.baseline import record  # noqa: E402
 from gate.commands.check import run_check  # noqa: E402
-from gate.config import GateConfig  # noqa: E402
+from gate.config.gate_yaml import GateConfig  # noqa: E402
 from gate.pipeline import CheckSettings  # noqa: E402
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from gate.case import Case
-from gate.config import GateConfig, load_config
+from gate.config.gate_yaml import GateConfig, load_config
 from gate.errors import GateError
 
 GIT_TIMEOUT_S = 30

@@ -50,7 +50,7 @@ def eval_command(cases_dir: str, trajectories: str, json_out: str | None, budget
     interrupted (what was judged by then is still reported).
     """
     from gate.commands.eval import run_eval
-    from gate.config import load_config
+    from gate.config.gate_yaml import load_config
 
     config = load_config(config_path)
     budget = config.judging.budget_s if budget_s is None else budget_s
@@ -97,7 +97,7 @@ def _gate_options(command: Callable[..., None]) -> Callable[..., None]:
 def _settings(config_path: str | None, baseline_path: str | None, out_dir: str | None, fail_on: str | None,
               baseline_ref: str | None, accept_lowered_bar: bool, shard: str | None = None,
               no_cache: bool = False) -> CheckSettings:
-    from gate.config import DEFAULT_CONFIG, load_config, without_cache
+    from gate.config.gate_yaml import DEFAULT_CONFIG, load_config, without_cache
     from gate.pipeline import CheckSettings
     from gate.process.shard import parse_shard
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from gate.baseline import Baseline
-from gate.config import GateConfig
+from gate.config.gate_yaml import GateConfig
 from gate.evaluate import Judgements, evaluate
 from gate.loader import CaseSet
 from gate.policy import regressions

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 
 from gate.baseline import Baseline
-from gate.config import GateConfig
+from gate.config.gate_yaml import GateConfig
 from gate.confirm import judge_for, judged, rerun_keys
 from gate.loader import CaseSet
 from gate.policy import drift, drift_choice, regressions

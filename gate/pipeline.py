@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from gate import baseline as baseline_mod
 from gate.case import Case
-from gate.config import GateConfig
+from gate.config.gate_yaml import GateConfig
 from gate.evaluate import Judgements
 from gate.loader import CaseSet
 from gate.policy.thresholds import Finding
@@ -125,7 +125,7 @@ def reference_bar(settings: CheckSettings, case_set: CaseSet) -> tuple[CheckSett
 
     from gate import base_bar
     from gate.baseline_ref import pr_base_sha
-    from gate.config import replaced
+    from gate.config.gate_yaml import replaced
     from gate.errors import GateError
     from gate.policy import bar
     from gate.policy.thresholds import Level

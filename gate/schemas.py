@@ -52,7 +52,7 @@ def case_schema() -> dict[str, Any]:
 
 def config_schema() -> dict[str, Any]:
     """gate.yaml."""
-    from gate.config import GateConfig
+    from gate.config.gate_yaml import GateConfig
 
     return {"$schema": DRAFT, "title": "agent-gate gate.yaml", **GateConfig.model_json_schema(by_alias=True)}
 

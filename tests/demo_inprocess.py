@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from gate.agent_config import AgentConfig, CommandAgent
-from gate.agent_inputs import AgentInputs
+from gate.config.agent_config import AgentConfig, CommandAgent
+from gate.config.agent_inputs import AgentInputs
 from gate.net.body import parse_json_object
 from gate.net.retry import RetryPolicy
 from gate.runner import engine

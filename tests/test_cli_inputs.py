@@ -205,7 +205,7 @@ def test_eval_never_prints_an_escape_sequence_from_agent_text() -> None:
 def test_a_key_the_chosen_adapter_never_reads_is_an_error_naming_its_owner(tmp_path: Path) -> None:
     (tmp_path / "gate.yaml").write_text("agent:\n  adapter: http\n  url: http://localhost:8000/run\n  model: gpt-4o\n",
                                         encoding="utf-8")
-    from gate.config import load_config
+    from gate.config.gate_yaml import load_config
     from gate.errors import GateError
 
     with pytest.raises(GateError) as info:

@@ -13,7 +13,7 @@ from unittest import mock
 import pytest
 
 from gate.case import Case
-from gate.config import load_config
+from gate.config.gate_yaml import load_config
 from gate.evaluate import evaluate
 from gate.loader import CaseSet
 from gate.policy.thresholds import at_least

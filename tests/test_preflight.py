@@ -14,9 +14,9 @@ import yaml
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.agent_config import ADAPTERS
-from gate.agent_inputs import CHECKS
 from gate.cli import main
+from gate.config.agent_config import ADAPTERS
+from gate.config.agent_inputs import CHECKS
 from gate.runner.adapters import BUILDERS
 
 _MESSAGES = '  messages: [{role: user, content: "推荐 3 款"}]\n'

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from gate.case import Constraint
-from gate.config import GateConfig, load_config, replaced
+from gate.config.gate_yaml import GateConfig, load_config, replaced
 from gate.loader import load_cases
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -47,7 +47,7 @@ def test_the_version_has_one_source() -> None:
 def test_the_documented_gate_yaml_is_a_valid_config() -> None:
     import yaml
 
-    from gate.config import GateConfig
+    from gate.config.gate_yaml import GateConfig
 
     text = (DOCS / "configuration.md").read_text(encoding="utf-8")
     block = text.split("# gate.yaml and the thresholds", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
@@ -58,7 +58,7 @@ def test_the_documented_gate_yaml_is_a_valid_config() -> None:
 def test_the_documented_judge_section_is_a_valid_config() -> None:
     import yaml
 
-    from gate.config import GateConfig
+    from gate.config.gate_yaml import GateConfig
 
     text = (DOCS / "semantic.md").read_text(encoding="utf-8")
     block = text.split("# The semantic tier", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]

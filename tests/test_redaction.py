@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gate.config import load_config
+from gate.config.gate_yaml import load_config
 from gate.redaction.secrets import public, redact, remember
 
 SECRET = "s3cr3t/Tok+en \"q\"_ü€0123456789"

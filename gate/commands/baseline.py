@@ -22,7 +22,7 @@ from gate.baseline_diff import diff
 from gate.commands.baseline_partial import Gaps, gaps
 from gate.commands.baseline_power import describe_dimensions, dimension_calibration
 from gate.commands.merge import read_results
-from gate.config import GateConfig, load_config
+from gate.config.gate_yaml import GateConfig, load_config
 from gate.confirm import judge_for, judged
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, GateError, did_you_mean
 from gate.loader import load_cases

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gate.config import GateConfig
+from gate.config.gate_yaml import GateConfig
 from gate.policy.drift import MORE_ROUNDS_SHARE
 from gate.scoring.metrics import Metrics
 from gate.scoring.power import baseline_runs_for, detectable_drop

@@ -84,7 +84,7 @@ def default_body(config: str | None) -> Path:
 
     Without a gate.yaml that is ``gate-results/comment.md`` in the current directory.
     """
-    from gate.config import load_config
+    from gate.config.gate_yaml import load_config
 
     cfg = load_config(config)
     return cfg.resolve(cfg.out_dir) / "comment.md"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from gate.config import GateConfig
+from gate.config.gate_yaml import GateConfig
 from gate.errors import EXIT_INTERRUPTED
 from gate.files.atomic import write_text
 from gate.loader import load_cases

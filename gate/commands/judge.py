@@ -10,7 +10,7 @@ import click
 from pydantic import ValidationError
 
 from gate.case import Case
-from gate.config import GateConfig, JudgeConfig, load_config, replaced
+from gate.config.gate_yaml import GateConfig, JudgeConfig, load_config, replaced
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError, did_you_mean
 from gate.files.atomic import dump_json, write_set
 from gate.files.yamlio import first_problem
@@ -108,7 +108,7 @@ def recorded(settings: JudgeSettings, loaded: Loaded) -> list[Trajectory]:
 
 def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory], bool]:
     """Run the agent on the chosen cases with rubrics (selected by tags like `gate check`)."""
-    from gate.config import without_cache
+    from gate.config.gate_yaml import without_cache
     from gate.pipeline import select_cases
     from gate.runner import RunnerSettings, run_jobs
     from gate.runs.jobs import plan

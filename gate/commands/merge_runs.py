@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gate.baseline import Baseline
 from gate.case import Case
-from gate.config import GateConfig
+from gate.config.gate_yaml import GateConfig
 from gate.confirm import rerun_keys
 from gate.errors import GateError
 from gate.loader import CaseSet

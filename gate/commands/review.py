@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from gate.case import Case
 from gate.commands.review_uncertain import UncertainItem, show_item, uncertain_items
-from gate.config import GateConfig, load_config
+from gate.config.gate_yaml import GateConfig, load_config
 from gate.errors import EXIT_PASSED, GateError, did_you_mean
 from gate.files import safejson
 from gate.files.yamlio import first_problem

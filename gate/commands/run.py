@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from gate.config import load_config, without_cache
+from gate.config.gate_yaml import load_config, without_cache
 from gate.errors import EXIT_INTERRUPTED
 from gate.files.atomic import check_writable
 from gate.loader import load_cases

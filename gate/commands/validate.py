@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from gate.config import GateConfig, load_config, salvage_config
+from gate.config.gate_yaml import GateConfig, load_config, salvage_config
 from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE, GateError
 from gate.formats.workflow_commands import error_annotations, error_lines
 from gate.loader import load_cases

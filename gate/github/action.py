@@ -93,7 +93,7 @@ def write_outputs(values: Mapping[str, str], target: str | None) -> None:
 
 def known_failures_setting(config: str | None) -> str:
     """gate.yaml's ``reports.annotations.known_failures`` (notice when gate.yaml cannot be read)."""
-    from gate.config import load_config
+    from gate.config.gate_yaml import load_config
     from gate.errors import GateError
 
     try:
@@ -104,7 +104,7 @@ def known_failures_setting(config: str | None) -> str:
 
 def case_paths(config: str | None, workspace: Path) -> dict[str, tuple[str, int]]:
     """Case id → (file relative to the workspace, line of its ``id:``); empty if cases won't load."""
-    from gate.config import load_config
+    from gate.config.gate_yaml import load_config
     from gate.errors import GateError
     from gate.loader import load_cases
 

@@ -1,5 +1,5 @@
 """One chat-completions exchange as the openai agent and the judge both make it: the request body
-with the settings gate.yaml gives (gate.agent_config.ChatOptions), and the reply read strictly —
+with the settings gate.yaml gives (gate.config.agent_config.ChatOptions), and the reply read strictly —
 its message, why it finished, the tokens it used.
 
 An endpoint may send any JSON object. Every field read here is checked before it is used, so a
@@ -19,7 +19,7 @@ from gate.net.errors import NetError
 
 
 class ChatSettings(Protocol):
-    """The request settings gate.yaml gives a chat endpoint (gate.agent_config.ChatOptions)."""
+    """The request settings gate.yaml gives a chat endpoint (gate.config.agent_config.ChatOptions)."""
 
     def request_options(self) -> dict[str, Any]:
         """max_tokens, stop, extra_body…: only those set."""

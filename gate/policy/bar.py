@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from gate.case import Case, Constraint
-from gate.config import GateConfig, Thresholds
+from gate.config.gate_yaml import GateConfig, Thresholds
 from gate.policy.thresholds import FAIL_ON, Finding, Level, rank
 
 RULE = "bar-lowered"
@@ -99,7 +99,7 @@ def lowerings(before: GateConfig, before_cases: Iterable[Case], after: GateConfi
 def effective(after: GateConfig, before: GateConfig) -> GateConfig:
     """``after`` with every setting it relaxes taken from ``before``: what an unacknowledged change is
     decided by (raising the bar stands)."""
-    from gate.config import replaced
+    from gate.config.gate_yaml import replaced
 
     thresholds: dict[str, Any] = {line: max(getattr(before.thresholds, line), getattr(after.thresholds, line))
                                   for line in _LINES}

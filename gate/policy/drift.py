@@ -36,7 +36,7 @@ from typing import Literal
 
 from pydantic import ConfigDict
 
-from gate.config import DecisionConfig
+from gate.config.gate_yaml import DecisionConfig
 from gate.model import SharedFieldNames
 from gate.policy.drift_choice import WEIGHTS, Candidate, Stratum, chosen, more_calls
 from gate.scoring.comparison import Comparison

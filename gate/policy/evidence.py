@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from gate.config import DecisionConfig, Thresholds
+from gate.config.gate_yaml import DecisionConfig, Thresholds
 from gate.formats.percent import percent
 from gate.policy.regressions import PairDecision, PairOutcome
 from gate.policy.thresholds import Finding, Level, at_least, dimension_findings, error_findings, threshold_findings

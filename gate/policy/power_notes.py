@@ -8,7 +8,7 @@ never looser); a dimension given more rounds states its fresh test (:mod:`gate.p
 
 from __future__ import annotations
 
-from gate.config import DecisionConfig
+from gate.config.gate_yaml import DecisionConfig
 from gate.policy import drift
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.comparison import Comparison

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import ConfigDict
 
-from gate.config import Thresholds
+from gate.config.gate_yaml import Thresholds
 from gate.formats.percent import percent
 from gate.model import Model
 from gate.scoring.metrics import GroupMetrics, Metrics

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate.agent_config import AgentConfig
-from gate.agent_inputs import AgentInputs
+from gate.config.agent_config import AgentConfig
+from gate.config.agent_inputs import AgentInputs
 from gate.files.jsonstore import writing_behind
 from gate.net.retry import Reachability, RetryPolicy, with_retries
 from gate.process.interrupts import StopRequests
@@ -96,7 +96,7 @@ def run_jobs(jobs: list[Job], agent: AgentConfig, *, root: Path, settings: Runne
     stops the run and keeps what finished (``interrupted``). Bad settings raise GateError before
     any call. ``settings``: the progress line, the retry waits, the judge of each answer and what is
     kept of it (:class:`gate.runner.settings.RunnerSettings`; default: its defaults). ``inputs``: the agent's
-    inputs as :func:`gate.agent_inputs.check_agent` checked them for these jobs (default: checked
+    inputs as :func:`gate.config.agent_inputs.check_agent` checked them for these jobs (default: checked
     here); the run closes them. ``stops``: the command's stop requests: one made before the run
     sends no call, and a stop during the run counts as one.
     """

@@ -15,7 +15,7 @@ import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 
-from gate.agent_config import AgentConfig, CommandAgent, PythonAgent, ReplayAgent
+from gate.config.agent_config import AgentConfig, CommandAgent, PythonAgent, ReplayAgent
 from gate.files import safefiles
 
 _COMMIT_ENV = ("GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gate.case import Case
-from gate.config import JudgeConfig
+from gate.config.gate_yaml import JudgeConfig
 from gate.semantic.document import JudgeInfo
 from gate.semantic.engine import Answers, Ask
 from gate.semantic.prompt import PROMPT_VERSION, Limits, build_messages

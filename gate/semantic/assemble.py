@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gate.case import Case
-from gate.config import JudgePrice
+from gate.config.gate_yaml import JudgePrice
 from gate.evaluate import evaluate
 from gate.process.budget import DEFAULT_BUDGET_S
 from gate.redaction.sanitize import xml_safe

@@ -8,7 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
-from gate.config import JudgeConfig
+from gate.config.gate_yaml import JudgeConfig
 from gate.redaction.sanitize import xml_safe
 from gate.semantic.assemble import Settled, rate
 from gate.semantic.document import CalibrationItem, CalibrationRubric, Rate

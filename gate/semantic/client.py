@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate.agent_inputs import check_environment, check_url, endpoint_url
-from gate.config import JudgeConfig
+from gate.config.agent_inputs import check_environment, check_url, endpoint_url
+from gate.config.gate_yaml import JudgeConfig
 from gate.errors import GateError
 from gate.net import headers as headers_mod
 from gate.net.chat import cut_off_error, message_text, read_reply, request_body

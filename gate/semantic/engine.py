@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gate.config import JudgeConfig
+from gate.config.gate_yaml import JudgeConfig
 from gate.net.retry import DEFAULT_BACKOFF_S, Reachability, RetryPolicy
 from gate.process.interrupts import StopRequests
 from gate.runner.fdlimit import fitting_concurrency

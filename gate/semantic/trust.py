@@ -11,7 +11,7 @@ from typing import Any, Final, Literal
 
 from pydantic import ConfigDict, Field, ValidationError
 
-from gate.config import JudgeConfig
+from gate.config.gate_yaml import JudgeConfig
 from gate.errors import GateError
 from gate.files.yamlio import first_problem
 from gate.model import Model

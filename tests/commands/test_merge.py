@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gate.commands.merge import merge_shards, read_results
-from gate.config import GateConfig
+from gate.config.gate_yaml import GateConfig
 from gate.errors import GateError
 from gate.pipeline import CheckSettings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gate.config import Thresholds
+from gate.config.gate_yaml import Thresholds
 from gate.policy.thresholds import Level, dimension_findings, gate_passed, skill_explicit_findings, sort_findings
 from gate.scoring.metrics import GroupMetrics
 

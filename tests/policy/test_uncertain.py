@@ -8,7 +8,7 @@ from typing import Any
 
 from gate.baseline import Acceptance
 from gate.case import Case
-from gate.config import DecisionConfig
+from gate.config.gate_yaml import DecisionConfig
 from gate.policy import uncertain
 from gate.policy.thresholds import Level, verdict_of
 from gate.scoring.comparison import Comparison
@@ -101,7 +101,7 @@ def test_a_never_rule_is_named_once_and_an_acceptance_on_the_record_makes_it_a_w
 
 
 def test_the_decision_carries_the_finding() -> None:
-    from gate.config import Thresholds
+    from gate.config.gate_yaml import Thresholds
     from gate.policy.decide import decide
     from gate.scoring.metrics import compute
 

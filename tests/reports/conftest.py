@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gate.config import GateConfig
+from gate.config.gate_yaml import GateConfig
 from gate.loader import load_cases
 from gate.pipeline import CheckSettings, build_report, load_baseline
 from gate.report.model import GateReport

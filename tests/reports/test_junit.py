@@ -102,7 +102,7 @@ def test_a_failing_run_shows_the_start_of_its_answer_cleaned(mixed_report: GateR
 def _with(report: GateReport, **junit_settings: str) -> GateReport:
     from dataclasses import replace
 
-    from gate.config import JunitConfig
+    from gate.config.gate_yaml import JunitConfig
 
     return replace(report, junit=JunitConfig.model_validate(junit_settings))
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from gate.agent_config import AgentConfig, agent_config
 from gate.case import Case
+from gate.config.agent_config import AgentConfig, agent_config
 from gate.runs.jobs import Job, plan
 
 HERE = Path(__file__).parent

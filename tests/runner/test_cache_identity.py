@@ -11,8 +11,8 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.agent_config import CommandAgent, HttpAgent
 from gate.cli import main
+from gate.config.agent_config import CommandAgent, HttpAgent
 from gate.runner.identity import agent_identity
 
 from .loopback import Reply, serve

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from gate.config import load_config
+from gate.config.gate_yaml import load_config
 from gate.errors import GateError
 from gate.net.body import ERROR_BODY_LIMIT
 from gate.net.client import new_client

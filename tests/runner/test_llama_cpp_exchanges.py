@@ -133,7 +133,7 @@ def test_a_named_tool_choice_is_sent_as_openai_spells_it(tmp_path: Path) -> None
 
 
 def test_settings_left_unset_send_nothing_and_keep_the_cache_key(tmp_path: Path) -> None:
-    from gate.agent_inputs import ChatInputs
+    from gate.config.agent_inputs import ChatInputs
     from gate.net.retry import RetryPolicy
 
     _, seen = _run(llama_server("answer_stop"), tmp_path)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gate.agent_inputs import endpoint_url
+from gate.config.agent_inputs import endpoint_url
 from gate.errors import GateError
 from gate.runner import RunnerSettings, run_jobs
 

@@ -185,7 +185,7 @@ def _big_replay(path: Path, count: int) -> list[str]:
 def test_replay_keeps_its_records_on_disk_not_in_memory(tmp_path: Path) -> None:
     import tracemalloc
 
-    from gate.agent_inputs import ReplayInputs
+    from gate.config.agent_inputs import ReplayInputs
     from gate.runner.adapters.replay import ReplayAdapter
 
     answers = _big_replay(tmp_path / "rec.jsonl", 40)  # 40 answers: ~2.7 MB as strings

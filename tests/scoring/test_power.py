@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gate.commands.baseline_power import TARGET_DROP, describe_dimensions, dimension_calibration
-from gate.config import GateConfig
+from gate.config.gate_yaml import GateConfig
 from gate.scoring.metrics import compute
 from gate.scoring.power import baseline_runs_for, detectable_drop
 from gate.verdict import RunVerdict, Status

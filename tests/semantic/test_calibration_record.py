@@ -161,7 +161,7 @@ def test_several_samples_are_asked_at_a_temperature_with_their_own_seeds(project
 
 
 def test_calibrating_some_cases_keeps_the_others_and_another_judge_starts_afresh(project: Path) -> None:
-    from gate.config import JudgeConfig
+    from gate.config.gate_yaml import JudgeConfig
     from gate.semantic.trust import CalibrationRecord, RubricCalibration, merged
 
     judge = JudgeConfig(url="http://judge/v1", model="m")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from gate.config import JudgeConfig
+from gate.config.gate_yaml import JudgeConfig
 from gate.net.retry import RetryPolicy
 from gate.semantic.client import JudgeClient, Sample
 from tests.runner.loopback import Reply

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from gate.cli import main
-from gate.config import JudgeConfig
+from gate.config.gate_yaml import JudgeConfig
 from gate.net.retry import RetryPolicy
 from gate.semantic.client import JudgeClient
 from gate.semantic.reply import Vote

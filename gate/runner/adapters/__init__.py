@@ -1,5 +1,5 @@
 """The adapters, by the name gate.yaml gives them, each built from its own settings model and the
-inputs gate.agent_inputs checked before any agent call. An adapter that speaks HTTP takes an
+inputs gate.config.agent_inputs checked before any agent call. An adapter that speaks HTTP takes an
 injected transport (tests serve it with httpx.MockTransport)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gate.agent_config import AgentConfig, CommandAgent, HttpAgent, OpenAIAgent, PythonAgent, ReplayAgent
-from gate.agent_inputs import (
+from gate.config.agent_config import AgentConfig, CommandAgent, HttpAgent, OpenAIAgent, PythonAgent, ReplayAgent
+from gate.config.agent_inputs import (
     AgentInputs,
     ChatInputs,
     CommandInputs,

@@ -56,7 +56,7 @@ class CommandAdapter:
 
     def __init__(self, command: tuple[str, ...], argv: list[str], root: Path, timeout_s: float,
                  output_cap: int = OUTPUT_CAP) -> None:
-        """``argv``: the command resolved (gate.agent_inputs.resolve_argv)."""
+        """``argv``: the command resolved (gate.config.agent_inputs.resolve_argv)."""
         self._command = command
         self._argv = argv
         self._root = root

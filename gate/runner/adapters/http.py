@@ -13,7 +13,7 @@ from gate.net.post import post_json
 
 
 class HttpAdapter:
-    """POSTs each request to ``url`` (checked: gate.agent_inputs) with the configured headers
+    """POSTs each request to ``url`` (checked: gate.config.agent_inputs) with the configured headers
     (${ENV} expanded per call)."""
 
     name = "http"

@@ -7,7 +7,7 @@ parameters), or, when none are declared, the tools the case intercepts; a call i
 case's intercepts (gate.runner.toolsim: by arguments, then by call order, with the case's state and
 injected errors and latency), a declared tool without one gets ``agent.tool_default_result`` — so a forbidden
 tool the case never intercepts can still be called, and caught. What it reads (skills, tools) is
-read and checked before any call by gate.agent_inputs.
+read and checked before any call by gate.config.agent_inputs.
 
 Each request carries ``max_tokens``, ``stop``, ``tool_choice`` and ``extra_body`` when gate.yaml sets
 them. A reply cut off at the token limit (finish_reason ``length``) ends the run as an agent error,
@@ -24,9 +24,9 @@ from typing import Any
 
 import httpx
 
-from gate.agent_config import OpenAIAgent
-from gate.agent_inputs import ChatInputs
-from gate.agent_tools import PERMISSIVE
+from gate.config.agent_config import OpenAIAgent
+from gate.config.agent_inputs import ChatInputs
+from gate.config.agent_tools import PERMISSIVE
 from gate.net import headers as headers_mod
 from gate.net.body import snippet
 from gate.net.chat import cut_off_error, message_text, read_reply, request_body
@@ -42,7 +42,7 @@ from gate.trajectory import mark_parallel_turns, tool_arguments
 def tool_declarations(intercepts: Iterable[Mapping[str, Any]],
                       declared: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
     """The declared tools, then one per intercepted tool not declared (its schema accepts anything;
-    with tools declared there is none: gate.agent_tools.check_intercepts)."""
+    with tools declared there is none: gate.config.agent_tools.check_intercepts)."""
     tools = [dict(tool) for tool in declared]
     known = {tool["function"]["name"] for tool in tools}
     names = [name for name in dict.fromkeys(str(i["tool"]) for i in intercepts) if name not in known]
@@ -61,7 +61,7 @@ class ChatAdapter:
 
     def __init__(self, agent: OpenAIAgent, inputs: ChatInputs, policy: RetryPolicy,
                  transport: httpx.AsyncBaseTransport | None = None) -> None:
-        """``inputs``: the endpoint, skill texts and tools, checked (gate.agent_inputs)."""
+        """``inputs``: the endpoint, skill texts and tools, checked (gate.config.agent_inputs)."""
         self._agent = agent
         self._url = inputs.url
         self._prompt = inputs.prompt

@@ -30,7 +30,7 @@ class PythonAdapter:
     cacheable = True
 
     def __init__(self, spec: str, function: Callable[..., Any], timeout_s: float) -> None:
-        """``function``: what ``spec`` names, imported (gate.agent_inputs.load_function)."""
+        """``function``: what ``spec`` names, imported (gate.config.agent_inputs.load_function)."""
         self._spec = spec
         self._function = function
         self._is_async = inspect.iscoroutinefunction(self._function)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gate.agent_inputs import ReplayInputs
+from gate.config.agent_inputs import ReplayInputs
 from gate.runner.base import AgentError
 
 
@@ -17,7 +17,7 @@ class ReplayAdapter:
     cacheable = False  # a lookup costs nothing, and a cache would hide edits to the file
 
     def __init__(self, records: ReplayInputs) -> None:
-        """``records``: the replay file read and checked (gate.agent_inputs); closed with the adapter."""
+        """``records``: the replay file read and checked (gate.config.agent_inputs); closed with the adapter."""
         self._records = records
 
     def fingerprint(self, request: dict[str, Any]) -> Any:

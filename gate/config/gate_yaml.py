@@ -14,8 +14,8 @@ from pydantic import (
     field_validator,
 )
 
-from gate.agent_config import AgentConfig, ChatOptions, CommandAgent
 from gate.case import MAX_REPEATS, NAME_PATTERN
+from gate.config.agent_config import AgentConfig, ChatOptions, CommandAgent
 from gate.errors import GateError
 from gate.files import yamlio
 from gate.files.strictvalues import StrictConfig as _Strict

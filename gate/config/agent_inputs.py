@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gate.agent_config import AgentConfig, CommandAgent, HttpAgent, OpenAIAgent, PythonAgent, ReplayAgent
-from gate.agent_prompt import load_system_prompt, repository_root
-from gate.agent_tools import check_intercepts, load_skills, load_tools
 from gate.case import Case
+from gate.config.agent_config import AgentConfig, CommandAgent, HttpAgent, OpenAIAgent, PythonAgent, ReplayAgent
+from gate.config.agent_prompt import load_system_prompt, repository_root
+from gate.config.agent_tools import check_intercepts, load_skills, load_tools
 from gate.errors import GateError
 from gate.files import safefiles
 from gate.files.spool import Held, TextSpool

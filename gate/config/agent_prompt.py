@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate.agent_config import OpenAIAgent
+from gate.config.agent_config import OpenAIAgent
 from gate.errors import GateError
 from gate.files import yamlio
 
