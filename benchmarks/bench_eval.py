@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from gate.cases.loader import load_cases
 from gate.evaluate import evaluate
-from gate.loader import load_cases
 from gate.runs.records import read_trajectories, write_trajectories
 from gate.trajectory import Trajectory
 

@@ -21,8 +21,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from gate.cases.loader import load_cases
 from gate.commands.judge import JudgeSettings, run_judge
-from gate.loader import load_cases
 from gate.runs.records import read_trajectories
 from gate.semantic.prompt import Limits, build_messages
 from gate.semantic.rubrics import example_trajectory, expected_status, rubrics_of

@@ -35,8 +35,8 @@ from pathlib import Path
 
 from bytecode import compile_package
 
+from gate.cases.loader import load_cases
 from gate.config.agent_config import AgentConfig, HttpAgent
-from gate.loader import load_cases
 from gate.runner import RunnerSettings, RunOutcome, run_jobs
 from gate.runs.jobs import Job, plan
 

@@ -17,7 +17,7 @@ import time
 from bytecode import compile_package
 
 HEAVY = ("httpx", "markdown_it", "pydantic", "pydantic_core", "tabulate", "junit_xml", "yaml", "jsonschema",
-         "gate.runner", "gate.checkers", "gate.loader", "gate.lexicon")
+         "gate.runner", "gate.checkers", "gate.cases.loader", "gate.lexicon")
 """Modules `gate --help` must not import: they serve commands, not the help text."""
 
 HELP = [sys.executable, "-c", "import sys; sys.argv = ['gate', '--help']; from gate.cli import main; main()"]

@@ -30,8 +30,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from gate.case import Case  # noqa: E402
+from gate.cases.loader import load_cases  # noqa: E402
 from gate.evaluate import evaluate  # noqa: E402
-from gate.loader import load_cases  # noqa: E402
 from gate.trajectory import Trajectory  # noqa: E402
 from gate.verdict import RunVerdict, Status  # noqa: E402
 

@@ -20,8 +20,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from gate.cases.loader import load_cases
 from gate.config.gate_yaml import load_config
-from gate.loader import load_cases
 from gate.runs.jobs import Job, build_request, plan
 from gate.runs.records import write_trajectories
 from gate.trajectory import Trajectory

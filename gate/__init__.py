@@ -12,14 +12,14 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "Case": "gate.case",
-    "CaseSet": "gate.loader",
+    "CaseSet": "gate.cases.loader",
     "GateError": "gate.errors",
     "RunVerdict": "gate.verdict",
     "Status": "gate.verdict",
     "ToolCall": "gate.trajectory",
     "Trajectory": "gate.trajectory",
     "evaluate": "gate.evaluate",
-    "load_cases": "gate.loader",
+    "load_cases": "gate.cases.loader",
     "REGISTRY": "gate.checkers",
 }
 
@@ -39,10 +39,10 @@ assert sorted(__all__) == sorted(_EXPORTS)
 
 if TYPE_CHECKING:
     from gate.case import Case
+    from gate.cases.loader import CaseSet, load_cases
     from gate.checkers import REGISTRY
     from gate.errors import GateError
     from gate.evaluate import evaluate
-    from gate.loader import CaseSet, load_cases
     from gate.trajectory import ToolCall, Trajectory
     from gate.verdict import RunVerdict, Status
 

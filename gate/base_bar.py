@@ -100,7 +100,7 @@ def read(config_file: Path, ref: str) -> BaseBar | None:
             target = root / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        from gate.loader import load_cases
+        from gate.cases.loader import load_cases
         from gate.pipeline import select_cases
 
         try:

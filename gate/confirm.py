@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from gate.baseline import Baseline
+from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig
 from gate.evaluate import Judgements, evaluate
-from gate.loader import CaseSet
 from gate.policy import regressions
 from gate.process.interrupts import StopRequests
 from gate.results import RunKey

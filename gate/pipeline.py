@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from gate import baseline as baseline_mod
 from gate.case import Case
+from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig
 from gate.evaluate import Judgements
-from gate.loader import CaseSet
 from gate.policy.thresholds import Finding
 from gate.preflight import CheckSettings as CheckSettings
 from gate.preflight import load_baseline as load_baseline

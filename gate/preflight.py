@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from gate import baseline as baseline_mod
 from gate.case import Case
+from gate.cases.loader import CaseSet
 from gate.config.agent_inputs import AgentInputs, check_agent, environment_problems
 from gate.config.gate_yaml import GateConfig
 from gate.errors import GateError, GateErrors, did_you_mean
 from gate.files.atomic import check_writable
-from gate.loader import CaseSet
 from gate.policy.thresholds import Finding
 from gate.process.shard import select_shard
 

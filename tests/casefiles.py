@@ -7,7 +7,7 @@ import functools
 import json
 from pathlib import Path
 
-from gate.loader import CaseSet, load_cases
+from gate.cases.loader import CaseSet, load_cases
 
 REPO_CASES = Path(__file__).resolve().parents[1] / "cases"
 

@@ -13,9 +13,9 @@ from unittest import mock
 import pytest
 
 from gate.case import Case
+from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import load_config
 from gate.evaluate import evaluate
-from gate.loader import CaseSet
 from gate.policy.thresholds import at_least
 from gate.runs.jobs import Job, build_request
 from gate.runs.records import read_trajectories

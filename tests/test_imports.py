@@ -70,7 +70,7 @@ def modules(project: Path, *commands: list[str]) -> list[set[str]]:
 @pytest.mark.slow  # a fresh interpreter
 def test_loading_cases_imports_no_answer_analyser() -> None:
     # a rerun whose verdicts are all cached loads and validates the cases but reads no answer
-    code = ("import json, sys\nfrom pathlib import Path\nfrom gate.loader import load_cases\n"
+    code = ("import json, sys\nfrom pathlib import Path\nfrom gate.cases.loader import load_cases\n"
             "from gate.text.deferred import _DEFERRED\n"
             f"load_cases(Path({str(ROOT / 'cases')!r}))\nprint(json.dumps(sorted(sys.modules)))\n"
             "print(json.dumps([compiled.cache_info().currsize for compiled in _DEFERRED]))\n"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from casefiles import case_yaml
 
+from gate.cases.loader import load_cases
 from gate.errors import GateError
-from gate.loader import load_cases
 
 BODY = case_yaml(['{id: c, check: "items:count", params: {exact: 3}}'], ["1. a\\n2. b\\n3. c"], [("1. a", ["c"])])
 REST = BODY.split("\n", 1)[1]  # everything but the id line

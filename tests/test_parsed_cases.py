@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from casefiles import case_yaml
 
+from gate.cases.loader import load_cases
+from gate.cases.parsed_cases import ParsedCases, parsed_cases
 from gate.errors import GateError
 from gate.files import yamlio
 from gate.files.jsonstore import flush
-from gate.loader import load_cases
-from gate.parsed_cases import ParsedCases, parsed_cases
 
 THREE = '{id: three, check: "items:count", params: {exact: 3}}'
 

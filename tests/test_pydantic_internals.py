@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 from gate.case import Constraint
+from gate.cases.loader import load_cases
 from gate.config.gate_yaml import GateConfig, load_config, replaced
-from gate.loader import load_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 INTERNALS = re.compile(r"__pydantic_private__|__pydantic_fields_set__|object\.__setattr__")

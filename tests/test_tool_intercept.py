@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from gate.cases.loader import load_cases
 from gate.errors import GateError
-from gate.loader import load_cases
 from gate.runs.jobs import build_request, plan
 
 EXAMPLE = Path(__file__).resolve().parent / "data" / "toolsim" / "SUP-SIM-01.yaml"

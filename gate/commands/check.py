@@ -8,11 +8,11 @@ import sys
 import time
 from pathlib import Path
 
+from gate.cases.loader import load_cases
+from gate.cases.parsed_cases import parsed_cases
 from gate.confirm import confirm_failures, judge_for
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
 from gate.escalate import more_rounds
-from gate.loader import load_cases
-from gate.parsed_cases import parsed_cases
 from gate.pipeline import CheckSettings, build_report, import_ahead, reference_bar, write_reports
 from gate.preflight import preflight
 from gate.process.interrupts import StopRequests, stop_requests

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
+from gate.cases.loader import load_cases
+from gate.cases.parsed_cases import parsed_cases
 from gate.config.gate_yaml import GateConfig
 from gate.errors import EXIT_INTERRUPTED
 from gate.files.atomic import write_text
-from gate.loader import load_cases
-from gate.parsed_cases import parsed_cases
 from gate.pipeline import consistency_report, judge_stream
 from gate.policy.decide import decide
 from gate.policy.thresholds import verdict_of

@@ -10,12 +10,12 @@ import click
 from pydantic import ValidationError
 
 from gate.case import Case
+from gate.cases.loader import CaseSet, load_cases
 from gate.config.gate_yaml import GateConfig, JudgeConfig, load_config, replaced
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE, GateError, did_you_mean
 from gate.files.atomic import dump_json, write_set
 from gate.files.yamlio import first_problem
 from gate.formats.percent import percent
-from gate.loader import CaseSet, load_cases
 from gate.redaction.sanitize import one_line
 from gate.semantic.asks import QUEUE_FILE, asks_for, judge_info, unavailable
 from gate.semantic.engine import Answers, Ask, ask_all

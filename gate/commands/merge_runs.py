@@ -12,10 +12,10 @@ from pathlib import Path
 
 from gate.baseline import Baseline
 from gate.case import Case
+from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig
 from gate.confirm import rerun_keys
 from gate.errors import GateError
-from gate.loader import CaseSet
 from gate.preflight import select_cases
 from gate.results import ResultsFile, RunKey
 from gate.runs.jobs import plan

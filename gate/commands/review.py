@@ -16,12 +16,12 @@ import click
 from pydantic import ValidationError
 
 from gate.case import Case
+from gate.cases.loader import load_cases
 from gate.commands.review_uncertain import UncertainItem, show_item, uncertain_items
 from gate.config.gate_yaml import GateConfig, load_config
 from gate.errors import EXIT_PASSED, GateError, did_you_mean
 from gate.files import safejson
 from gate.files.yamlio import first_problem
-from gate.loader import load_cases
 from gate.redaction.sanitize import xml_safe
 from gate.semantic.asks import QUEUE_FILE
 from gate.semantic.document import QueueEntry

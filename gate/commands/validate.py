@@ -9,11 +9,11 @@ from pathlib import Path
 
 import click
 
+from gate.cases.loader import load_cases
+from gate.cases.parsed_cases import parsed_cases
 from gate.config.gate_yaml import GateConfig, load_config, salvage_config
 from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE, GateError
 from gate.formats.workflow_commands import error_annotations, error_lines
-from gate.loader import load_cases
-from gate.parsed_cases import parsed_cases
 from gate.preflight import CheckSettings, preflight
 from gate.selftest import Problem, check_examples
 from gate.semantic.reviews import load_reviews

@@ -104,9 +104,9 @@ def known_failures_setting(config: str | None) -> str:
 
 def case_paths(config: str | None, workspace: Path) -> dict[str, tuple[str, int]]:
     """Case id → (file relative to the workspace, line of its ``id:``); empty if cases won't load."""
+    from gate.cases.loader import load_cases
     from gate.config.gate_yaml import load_config
     from gate.errors import GateError
-    from gate.loader import load_cases
 
     try:
         cfg = load_config(config)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig, JudgeConfig
-from gate.loader import CaseSet
 from gate.process.interrupts import StopRequests
 from gate.report.judge_trust import RubricTrust, Trust
 from gate.runs.records import Kept

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gate.loader import load_cases
+from gate.cases.loader import load_cases
 
 from .cli import invoke
 

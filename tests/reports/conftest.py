@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from gate.cases.loader import load_cases
 from gate.config.gate_yaml import GateConfig
-from gate.loader import load_cases
 from gate.pipeline import CheckSettings, build_report, load_baseline
 from gate.report.model import GateReport
 from gate.trajectory import Trajectory

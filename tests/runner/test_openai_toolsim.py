@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from gate.loader import load_cases
+from gate.cases.loader import load_cases
 from gate.runner import RunnerSettings, run_jobs
 from gate.runs.jobs import plan
 from gate.runs.tool_recording import write_recordings

@@ -10,7 +10,7 @@ from typing import Any, get_args
 import pytest
 
 from gate.case import Case, Consistency, ConsistencyBounds
-from gate.loader import load_cases
+from gate.cases.loader import load_cases
 from gate.scoring.consistency import CurvePolicy, compute_all, degradation_curve
 from gate.scoring.fields import ConsistencyField, extract, mode_frequency
 from gate.scoring.repeats import CaseConsistency, GroupConsistency, case_consistency, level

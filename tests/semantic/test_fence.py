@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gate.case import Case
-from gate.loader import load_cases
+from gate.cases.loader import load_cases
 from gate.semantic import prompt as prompt_mod
 from gate.semantic.fence import CONTINUED, DATA_MARK, lines_of, quote, unquote
 from gate.semantic.prompt import Limits, build_messages

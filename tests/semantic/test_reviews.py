@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from gate.cases.loader import load_cases
 from gate.cli import main
 from gate.errors import GateError
-from gate.loader import load_cases
 from gate.semantic.reviews import Review, append_review, load_reviews
 from gate.trajectory import Trajectory
 from tests.semantic.cases import ANSWERS, write_cases

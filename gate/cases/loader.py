@@ -13,10 +13,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from gate.case import Case, Constraint
+from gate.cases.parsed_cases import ParsedCases
 from gate.checkers import REGISTRY
 from gate.errors import GateError, GateErrors, did_you_mean
 from gate.files import safefiles, yamlio
-from gate.parsed_cases import ParsedCases
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | No
     ``suites`` is given) suites or dimensions gate.yaml does not declare are errors. With
     ``every_problem``, every file is read and all their problems are raised together
     (:class:`GateErrors`), each naming its file and line. ``parsed``: the files' parses kept by
-    an earlier load (:mod:`gate.parsed_cases`). ``examples=False``: each case's examples (and notes) are
+    an earlier load (:mod:`gate.cases.parsed_cases`). ``examples=False``: each case's examples (and notes) are
     validated, then dropped — a run that neither self-tests nor asks the judge never reads them,
     and they are over half of what a case holds (`gate check` on 6,000 cases: 51 MiB)."""
     root = Path(root)

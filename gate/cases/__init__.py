@@ -1,0 +1,1 @@
+"""The case set: case files loaded and validated, and kept parsed by digest."""
