@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from gate import baseline as baseline_mod  # noqa: E402
+from gate.baseline import store as baseline_mod  # noqa: E402
 from gate.commands.baseline import record  # noqa: E402
 from gate.commands.check import run_check  # noqa: E402
 from gate.config.gate_yaml import GateConfig  # noqa: E402

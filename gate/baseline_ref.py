@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from gate import base_bar
-from gate import baseline as baseline_mod
-from gate.baseline import Baseline
-from gate.baseline_diff import diff
+from gate.baseline import store as baseline_mod
+from gate.baseline.diff import diff
+from gate.baseline.store import Baseline
 from gate.errors import GateError
 from gate.files.filecap import TooLarge, read_event
 from gate.policy.thresholds import Finding, Level

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from gate.baseline import Baseline
+from gate.baseline.store import Baseline
 from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig
 from gate.evaluate import Judgements, evaluate

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gate import baseline as baseline_mod
+from gate.baseline import store as baseline_mod
 from gate.case import Case
 from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gate import baseline as baseline_mod
+from gate.baseline import store as baseline_mod
 from gate.case import Case
 from gate.cases.loader import CaseSet
 from gate.config.agent_inputs import AgentInputs, check_agent, environment_problems

@@ -18,7 +18,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("lexicon", ("gate.lexicon",)),
     ("text", ("gate.text",)),
     ("contracts", ("gate.case", "gate.tool_intercept", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),
-    ("services", ("gate.checkers", "gate.runner", "gate.baseline", "gate.baseline_diff", "gate.github", "gate.runs", "gate.config", "gate.cases")),
+    ("services", ("gate.checkers", "gate.runner", "gate.github", "gate.runs", "gate.config", "gate.cases", "gate.baseline")),
     ("judging", ("gate.evaluate", "gate.selftest", "gate.validated", "gate.verdict_cache")),
     ("scoring", ("gate.scoring",)),
     ("policy", ("gate.policy",)),

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gate import baseline as baseline_mod
+from gate.baseline import store as baseline_mod
 from gate.case import Case
 from gate.evaluate import evaluate
 from gate.scoring.comparison import Comparison, from_metrics

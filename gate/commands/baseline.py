@@ -17,8 +17,8 @@ from typing import Any
 
 import click
 
-from gate import baseline
-from gate.baseline_diff import diff
+from gate.baseline import store as baseline
+from gate.baseline.diff import diff
 from gate.cases.loader import load_cases
 from gate.commands.baseline_partial import Gaps, gaps
 from gate.commands.baseline_power import describe_dimensions, dimension_calibration

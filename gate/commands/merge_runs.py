@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from gate.baseline import Baseline
+from gate.baseline.store import Baseline
 from gate.case import Case
 from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 
-from gate.baseline import Acceptance
+from gate.baseline.store import Acceptance
 from gate.case import Case
 from gate.config.gate_yaml import DecisionConfig
 from gate.policy.thresholds import Finding, Level

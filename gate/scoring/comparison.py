@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from gate.baseline import SCHEMA, Acceptance, Baseline, StoredCount
+from gate.baseline.store import SCHEMA, Acceptance, Baseline, StoredCount
 from gate.model import Model
 from gate.scoring.metrics import Metrics
 from gate.verdict import RunCount, Status

@@ -82,7 +82,7 @@ def _sparse(path: Path, size: int) -> Path:
 
 def test_a_baseline_or_results_file_beyond_the_bound_is_refused_by_its_size(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gate import baseline
+    from gate.baseline import store as baseline
     from gate.commands.merge import read_results
     from gate.github.action import read_results as action_results
 

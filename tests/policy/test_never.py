@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from gate.baseline import Acceptance
+from gate.baseline.store import Acceptance
 from gate.case import Case
 from gate.policy import never
 from gate.policy.thresholds import Finding, Level, sort_findings, verdict_of

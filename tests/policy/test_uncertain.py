@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gate.baseline import Acceptance
+from gate.baseline.store import Acceptance
 from gate.case import Case
 from gate.config.gate_yaml import DecisionConfig
 from gate.policy import uncertain

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gate.baseline import Baseline
+from gate.baseline.store import Baseline
 from gate.formats.percent import percent
 from gate.verdict import RunCount
 

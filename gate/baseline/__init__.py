@@ -1,0 +1,1 @@
+"""The committed baseline: its storage and what a new one changes."""
