@@ -1,4 +1,4 @@
-"""Checker throughput: trajectories judged per second by gate.evaluate.
+"""Checker throughput: trajectories judged per second by gate.judging.evaluate.
 
     python benchmarks/bench_eval.py [--records 20000] [--cases cases]
 
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from gate.cases.loader import load_cases
-from gate.evaluate import evaluate
+from gate.judging.evaluate import evaluate
 from gate.runs.records import read_trajectories, write_trajectories
 from gate.trajectory import Trajectory
 

@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO))
 
 from gate.case import Case  # noqa: E402
 from gate.cases.loader import load_cases  # noqa: E402
-from gate.evaluate import evaluate  # noqa: E402
+from gate.judging.evaluate import evaluate  # noqa: E402
 from gate.trajectory import Trajectory  # noqa: E402
 from gate.verdict import RunVerdict, Status  # noqa: E402
 

@@ -18,7 +18,7 @@ _EXPORTS = {
     "Status": "gate.verdict",
     "ToolCall": "gate.trajectory",
     "Trajectory": "gate.trajectory",
-    "evaluate": "gate.evaluate",
+    "evaluate": "gate.judging.evaluate",
     "load_cases": "gate.cases.loader",
     "REGISTRY": "gate.checkers",
 }
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from gate.cases.loader import CaseSet, load_cases
     from gate.checkers import REGISTRY
     from gate.errors import GateError
-    from gate.evaluate import evaluate
+    from gate.judging.evaluate import evaluate
     from gate.trajectory import ToolCall, Trajectory
     from gate.verdict import RunVerdict, Status
 

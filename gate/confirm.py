@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable, Mapping
 from gate.baseline.store import Baseline
 from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig
-from gate.evaluate import Judgements, evaluate
+from gate.judging.evaluate import Judgements, evaluate
+from gate.judging.verdict_cache import VerdictStore
 from gate.policy import regressions
 from gate.process.interrupts import StopRequests
 from gate.results import RunKey
@@ -25,7 +26,6 @@ from gate.scoring.comparison import compare
 from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
-from gate.verdict_cache import VerdictStore
 
 
 def judge_for(case_set: CaseSet, budget_s: float | None, readings: Readings | None = None,

@@ -17,7 +17,7 @@ from gate.baseline import store as baseline_mod
 from gate.case import Case
 from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig
-from gate.evaluate import Judgements
+from gate.judging.evaluate import Judgements
 from gate.policy.thresholds import Finding
 from gate.preflight import CheckSettings as CheckSettings
 from gate.preflight import load_baseline as load_baseline

@@ -24,7 +24,7 @@ from gate.case import Case
 from gate.checkers import REGISTRY
 from gate.checkers.base import Checker
 from gate.cli import main
-from gate.evaluate import evaluate
+from gate.judging.evaluate import evaluate
 from gate.process import budget as budget_mod
 from gate.process.budget import Budget, BudgetExceeded
 from gate.subject import Subject

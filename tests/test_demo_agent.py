@@ -15,7 +15,7 @@ import pytest
 from gate.case import Case
 from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import load_config
-from gate.evaluate import evaluate
+from gate.judging.evaluate import evaluate
 from gate.policy.thresholds import at_least
 from gate.runs.jobs import Job, build_request
 from gate.runs.records import read_trajectories

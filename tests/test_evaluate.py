@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from gate.case import Case
-from gate.evaluate import evaluate
+from gate.judging.evaluate import evaluate
 from gate.trajectory import Trajectory
 from gate.verdict import Status
 from tests.casefiles import repo_cases
@@ -86,7 +86,7 @@ def test_a_checker_that_crashes_is_an_error_and_does_not_hide_the_others(monkeyp
 
 
 def test_a_repeat_that_answered_the_same_is_judged_once_and_keeps_its_own_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gate import evaluate as evaluate_mod
+    from gate.judging import evaluate as evaluate_mod
     from gate.scoring.readings import Readings
 
     cases = repo_cases().cases
@@ -109,7 +109,7 @@ def test_a_repeat_that_answered_the_same_is_judged_once_and_keeps_its_own_run(mo
 
 
 def test_repeats_that_recorded_the_same_metadata_share_it_and_no_others() -> None:
-    from gate import evaluate as evaluate_mod
+    from gate.judging import evaluate as evaluate_mod
 
     judged = case({"id": "c", **FIVE})
     recorded: list[dict[str, Any]] = [{"agent": "a", "skills": []}, {"agent": "a", "skills": []},
@@ -126,7 +126,7 @@ def test_repeats_that_recorded_the_same_metadata_share_it_and_no_others() -> Non
 
 def test_the_same_answer_in_another_group_or_case_is_parsed_once_and_judged_on_its_own(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from gate import evaluate as evaluate_mod
+    from gate.judging import evaluate as evaluate_mod
     from gate.text import markdown
 
     parsed: list[str] = []

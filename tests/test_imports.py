@@ -40,7 +40,7 @@ def test_a_replayed_check_imports_no_http_client(tmp_path: Path) -> None:
     validate, evaluate, check = modules(tmp_path, ["validate"], [
         "eval", "--cases", str(ROOT / "cases"), "--trajectories", str(ROOT / "examples" / "trajectories.jsonl"),
         "--json", "eval.json"], ["check"])
-    assert "gate.evaluate" in validate and "markdown_it" in validate  # the examples were judged
+    assert "gate.judging.evaluate" in validate and "markdown_it" in validate  # the examples were judged
     for imported in (validate, evaluate):  # validating or judging a recording needs no runner
         assert not {"httpx", "asyncio", "gate.runner", "gate.github"} & imported
     assert (tmp_path / "eval.json").exists()

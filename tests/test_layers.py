@@ -19,7 +19,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("text", ("gate.text",)),
     ("contracts", ("gate.case", "gate.tool_intercept", "gate.trajectory", "gate.verdict", "gate.results", "gate.subject")),
     ("services", ("gate.checkers", "gate.runner", "gate.github", "gate.runs", "gate.config", "gate.cases", "gate.baseline")),
-    ("judging", ("gate.evaluate", "gate.selftest", "gate.validated", "gate.verdict_cache")),
+    ("judging", ("gate.judging",)),
     ("scoring", ("gate.scoring",)),
     ("policy", ("gate.policy",)),
     ("report", ("gate.report",)),

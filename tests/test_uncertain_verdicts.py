@@ -11,7 +11,7 @@ import pytest
 
 from gate.baseline import store as baseline_mod
 from gate.case import Case
-from gate.evaluate import evaluate
+from gate.judging.evaluate import evaluate
 from gate.scoring.comparison import Comparison, from_metrics
 from gate.scoring.metrics import attribute, case_status, compute, count_runs
 from gate.trajectory import Trajectory
@@ -178,7 +178,7 @@ def test_a_pair_uncertain_now_stands_apart_from_the_known_and_the_new() -> None:
 
 
 def test_an_example_that_reads_two_ways_fails_validation_naming_the_readings(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gate.selftest import check_examples
+    from gate.judging.selftest import check_examples
 
     unsure_agent.register(monkeypatch)
     case = Case.model_validate({**_case(COUNT).model_dump(by_alias=True, exclude_none=True),
@@ -194,7 +194,7 @@ def test_an_example_that_reads_two_ways_fails_validation_naming_the_readings(mon
 def test_the_verdict_cache_keeps_an_uncertain_verdict_with_its_readings(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     from gate.files.jsonstore import flush
-    from gate.verdict_cache import VerdictStore
+    from gate.judging.verdict_cache import VerdictStore
 
     verdict = _judge(UNSURE, COUNT, monkeypatch)
     VerdictStore(tmp_path, 5.0, "build-1").put("sha256:case", b"done", verdict, None)

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from gate import evaluate as evaluate_mod
-from gate.evaluate import Judgements
 from gate.files.jsonstore import flush
+from gate.judging import evaluate as evaluate_mod
+from gate.judging.evaluate import Judgements
+from gate.judging.verdict_cache import VerdictStore, verdict_store
 from gate.scoring.readings import Readings
 from gate.trajectory import Trajectory
 from gate.verdict import RunVerdict
-from gate.verdict_cache import VerdictStore, verdict_store
 from tests.casefiles import repo_cases
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,6 +13,7 @@ from gate.cases.parsed_cases import parsed_cases
 from gate.confirm import confirm_failures, judge_for
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
 from gate.escalate import more_rounds
+from gate.judging.verdict_cache import verdict_store
 from gate.pipeline import CheckSettings, build_report, import_ahead, reference_bar, write_reports
 from gate.preflight import preflight
 from gate.process.interrupts import StopRequests, stop_requests
@@ -22,7 +23,6 @@ from gate.runs.jobs import plan
 from gate.runs.records import Spool
 from gate.scoring.readings import Readings
 from gate.semantic.gating import gating_judge, settled_verdicts
-from gate.verdict_cache import verdict_store
 
 
 def run_check(settings: CheckSettings, stops: StopRequests | None = None) -> tuple[GateReport, dict[str, Path]]:

@@ -14,10 +14,10 @@ from gate.cases.parsed_cases import parsed_cases
 from gate.config.gate_yaml import GateConfig, load_config, salvage_config
 from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE, GateError
 from gate.formats.workflow_commands import error_annotations, error_lines
+from gate.judging.selftest import Problem, check_examples
+from gate.judging.validated import stamps_at
 from gate.preflight import CheckSettings, preflight
-from gate.selftest import Problem, check_examples
 from gate.semantic.reviews import load_reviews
-from gate.validated import stamps_at
 
 
 def run_validate(cases_dir: str | None, config_path: str | None, *, full: bool = False) -> int:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from gate.case import Case
 from gate.config.gate_yaml import JudgePrice
-from gate.evaluate import evaluate
+from gate.judging.evaluate import evaluate
 from gate.process.budget import DEFAULT_BUDGET_S
 from gate.redaction.sanitize import xml_safe
 from gate.scoring.metrics import dimension_key

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gate.case import Case, Constraint, Example
-from gate.evaluate import outcome_of
+from gate.judging.evaluate import outcome_of
 from gate.subject import Subject
 from gate.trajectory import Trajectory
 from gate.verdict import Outcome, Status

@@ -180,7 +180,7 @@ def test_an_empty_shard_still_merges(project: Path) -> None:
 
 
 def test_a_cached_rerun_judges_nothing_again_and_reports_the_same(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gate import evaluate as evaluate_mod
+    from gate.judging import evaluate as evaluate_mod
 
     monkeypatch.delenv("CI", raising=False)  # the verdict cache is read outside CI only
     config = json.loads((project / "gate.yaml").read_text(encoding="utf-8"))

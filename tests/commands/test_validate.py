@@ -9,9 +9,9 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate import validated
 from gate.cli import main
 from gate.files import buildinfo
+from gate.judging import validated
 
 THREE = '{id: three, check: "items:count", params: {exact: 3}}'
 

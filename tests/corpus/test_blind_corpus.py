@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from gate.case import Case
-from gate.evaluate import evaluate
+from gate.judging.evaluate import evaluate
 from gate.trajectory import Trajectory
 from tests.casefiles import repo_cases
 

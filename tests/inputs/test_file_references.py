@@ -145,7 +145,7 @@ def test_a_nul_in_a_skill_name_is_exit_2_not_a_traceback(project: Path) -> None:
 
 
 def test_a_fifo_planted_as_the_validation_stamps_is_a_miss_not_a_hang(tmp_path: Path) -> None:
-    from gate.validated import Stamps
+    from gate.judging.validated import Stamps
 
     fifo("validated.json")(tmp_path)
     stamps = Stamps(tmp_path / "validated.json", "build-1")

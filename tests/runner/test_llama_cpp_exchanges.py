@@ -76,7 +76,7 @@ def test_a_cut_off_answer_is_the_run_s_agent_error_never_judged(tmp_path: Path) 
     assert record.metadata["finish_reason"] == "length" and record.metadata["stop_reason"] == "cut_off"
     assert record.final_answer.endswith('"reason": "快递晚')  # kept to be read, not judged
 
-    from gate.evaluate import evaluate
+    from gate.judging.evaluate import evaluate
     from gate.verdict import Status
     from tests.runner.conftest import make_case
 

@@ -9,7 +9,7 @@ import pytest
 
 from gate.case import Case
 from gate.cases.loader import load_cases
-from gate.evaluate import evaluate
+from gate.judging.evaluate import evaluate
 from gate.semantic.prompt import Limits, build_messages, clip
 from gate.semantic.rubrics import example_trajectory, expected_status, rubrics_of
 from gate.trajectory import Trajectory

@@ -15,7 +15,7 @@ from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, Outcome, Reading, RunVerdict, Status, combine
 
 if TYPE_CHECKING:
-    from gate.verdict_cache import VerdictStore
+    from gate.judging.verdict_cache import VerdictStore
 
 Rubrics = Mapping[int, Outcome]
 """Outcomes of rubric constraints, keyed by ``id()`` of the rubric's Constraint node."""

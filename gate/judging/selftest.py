@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gate.case import Case, Example
-from gate.evaluate import evaluate
+from gate.judging.evaluate import evaluate
 from gate.trajectory import Trajectory
 from gate.verdict import ConstraintVerdict, Status, describe_readings
 
