@@ -213,7 +213,7 @@ def init_command(adapter: str, directory: str) -> None:
 
 
 SCHEMA_NAMES = ("case", "config", "results", "judge", "calibration", "reviews")
-"""gate.schemas.NAMES, repeated so that `gate --help` does not import pydantic (a test keeps them equal)."""
+"""gate.commands.schemas.NAMES, repeated so that `gate --help` does not import pydantic (a test keeps them equal)."""
 
 
 @main.command("schema")
@@ -224,7 +224,7 @@ def schema_command(name: str) -> None:
     checker's params). The repository keeps copies under schemas/."""
     import json
 
-    from gate.schemas import schema
+    from gate.commands.schemas import schema
 
     click.echo(json.dumps(schema(name), indent=2, ensure_ascii=False, sort_keys=True))
 

@@ -71,7 +71,7 @@ def test_the_demo_gate_passes_against_the_committed_baseline(whole: Checked) -> 
     assert {p.name for p in tmp_path.iterdir()} >= {"results.json", "junit.xml", "comment.md"}
     document = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert document["baseline"]["present"] and not document["baseline"]["stale"]
-    from gate.schemas import schema  # the published results.json schema reads the demo's file
+    from gate.commands.schemas import schema  # the published results.json schema reads the demo's file
     jsonschema.Draft202012Validator(schema("results")).validate(document)
     assert document["baseline"]["newly_failing"] == []
     # green means green: the six honest failures are known since the baseline, not JUnit failures

@@ -23,7 +23,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("scoring", ("gate.scoring",)),
     ("policy", ("gate.policy",)),
     ("report", ("gate.report",)),
-    ("semantic", ("gate.semantic", "gate.schemas")),
+    ("semantic", ("gate.semantic",)),
     ("pipeline", ("gate.pipeline", "gate.preflight", "gate.confirm", "gate.escalate", "gate.baseline_ref", "gate.base_bar")),
     ("commands", ("gate.commands",)),
     ("cli", ("gate.cli", "gate.cli_group", "gate.cli_semantic", "gate.cli_baseline", "gate.__main__")),

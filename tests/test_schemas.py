@@ -14,7 +14,7 @@ import yaml
 from click.testing import CliRunner
 
 from gate.cli import main
-from gate.schemas import NAMES, schema
+from gate.commands.schemas import NAMES, schema
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -188,7 +188,7 @@ Never ask for, repeat or guess a password; point to the "Forgot password" page i
 def files(adapter: str, pin: Pin | None = None) -> dict[str, str]:
     """The files `gate init --adapter ADAPTER` writes, by path relative to the target directory.
     ``pin``: the agent-gate the workflow installs (by default the one running)."""
-    from gate.schemas import schema
+    from gate.commands.schemas import schema
 
     if adapter not in ADAPTERS:
         raise GateError(f"--adapter must be one of {', '.join(ADAPTERS)}")
