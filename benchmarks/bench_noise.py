@@ -34,7 +34,7 @@ from gate.baseline import store as baseline_mod  # noqa: E402
 from gate.commands.baseline import record  # noqa: E402
 from gate.commands.check import run_check  # noqa: E402
 from gate.config.gate_yaml import GateConfig  # noqa: E402
-from gate.pipeline import CheckSettings  # noqa: E402
+from gate.pipeline.stages import CheckSettings  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from gate.cli_group import GateGroup
 from gate.errors import GateError
 
 if TYPE_CHECKING:
-    from gate.pipeline import CheckSettings
+    from gate.pipeline.stages import CheckSettings
     from gate.report.model import GateReport
 
 
@@ -98,7 +98,7 @@ def _settings(config_path: str | None, baseline_path: str | None, out_dir: str |
               baseline_ref: str | None, accept_lowered_bar: bool, shard: str | None = None,
               no_cache: bool = False) -> CheckSettings:
     from gate.config.gate_yaml import DEFAULT_CONFIG, load_config, without_cache
-    from gate.pipeline import CheckSettings
+    from gate.pipeline.stages import CheckSettings
     from gate.process.shard import parse_shard
 
     config = load_config(config_path)

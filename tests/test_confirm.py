@@ -102,7 +102,7 @@ def test_a_stop_while_a_round_of_reruns_is_judged_starts_no_other_round(project:
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     import signal
 
-    from gate import confirm
+    from gate.pipeline import confirm
 
     assert invoke("baseline", "update", "--runs")[0] == 0
     calls()

@@ -24,7 +24,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("policy", ("gate.policy",)),
     ("report", ("gate.report",)),
     ("semantic", ("gate.semantic",)),
-    ("pipeline", ("gate.pipeline", "gate.preflight", "gate.confirm", "gate.escalate", "gate.baseline_ref", "gate.base_bar")),
+    ("pipeline", ("gate.pipeline",)),
     ("commands", ("gate.commands",)),
     ("cli", ("gate.cli", "gate.cli_group", "gate.cli_semantic", "gate.cli_baseline", "gate.__main__")),
 ]

@@ -6,7 +6,7 @@ import gc
 from collections.abc import Iterator
 from pathlib import Path
 
-from gate.pipeline import consistency_report, judge, judge_stream
+from gate.pipeline.stages import consistency_report, judge, judge_stream
 from gate.process.interrupts import StopRequests
 from gate.scoring.readings import Readings
 from gate.semantic.reviews import Reviews

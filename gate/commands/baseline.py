@@ -24,9 +24,9 @@ from gate.commands.baseline_partial import Gaps, gaps
 from gate.commands.baseline_power import describe_dimensions, dimension_calibration
 from gate.commands.merge import read_results
 from gate.config.gate_yaml import GateConfig, load_config
-from gate.confirm import judge_for, judged
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, GateError, did_you_mean
-from gate.pipeline import identity, select_cases
+from gate.pipeline.confirm import judge_for, judged
+from gate.pipeline.stages import identity, select_cases
 from gate.process.interrupts import StopRequests, stop_requests
 from gate.results import ResultsFile
 from gate.runs.jobs import plan

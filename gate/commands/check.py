@@ -10,12 +10,12 @@ from pathlib import Path
 
 from gate.cases.loader import load_cases
 from gate.cases.parsed_cases import parsed_cases
-from gate.confirm import confirm_failures, judge_for
 from gate.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_UNAVAILABLE
-from gate.escalate import more_rounds
 from gate.judging.verdict_cache import verdict_store
-from gate.pipeline import CheckSettings, build_report, import_ahead, reference_bar, write_reports
-from gate.preflight import preflight
+from gate.pipeline.confirm import confirm_failures, judge_for
+from gate.pipeline.escalate import more_rounds
+from gate.pipeline.preflight import preflight
+from gate.pipeline.stages import CheckSettings, build_report, import_ahead, reference_bar, write_reports
 from gate.process.interrupts import StopRequests, stop_requests
 from gate.report.model import GateReport
 from gate.runner import RunnerSettings, run_jobs

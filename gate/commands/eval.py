@@ -12,7 +12,7 @@ from gate.cases.parsed_cases import parsed_cases
 from gate.config.gate_yaml import GateConfig
 from gate.errors import EXIT_INTERRUPTED
 from gate.files.atomic import write_text
-from gate.pipeline import consistency_report, judge_stream
+from gate.pipeline.stages import consistency_report, judge_stream
 from gate.policy.decide import decide
 from gate.policy.thresholds import verdict_of
 from gate.process.budget import DEFAULT_BUDGET_S

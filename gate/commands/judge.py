@@ -109,7 +109,7 @@ def recorded(settings: JudgeSettings, loaded: Loaded) -> list[Trajectory]:
 def _collected(settings: JudgeSettings, loaded: Loaded) -> tuple[list[Trajectory], bool]:
     """Run the agent on the chosen cases with rubrics (selected by tags like `gate check`)."""
     from gate.config.gate_yaml import without_cache
-    from gate.pipeline import select_cases
+    from gate.pipeline.stages import select_cases
     from gate.runner import RunnerSettings, run_jobs
     from gate.runs.jobs import plan
 

@@ -19,7 +19,15 @@ from gate.commands.merge_runs import Shard, check_evidence, check_runs
 from gate.errors import GateError
 from gate.files import safefiles, safejson
 from gate.files.yamlio import first_problem
-from gate.pipeline import CheckSettings, build_report, identity, judge, reference_bar, reference_baseline, write_reports
+from gate.pipeline.stages import (
+    CheckSettings,
+    build_report,
+    identity,
+    judge,
+    reference_bar,
+    reference_baseline,
+    write_reports,
+)
 from gate.report.model import GateReport
 from gate.results import SCHEMA, ResultsFile
 from gate.runs.records import read_trajectories

@@ -14,9 +14,9 @@ from gate.baseline.store import Baseline
 from gate.case import Case
 from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig
-from gate.confirm import rerun_keys
 from gate.errors import GateError
-from gate.preflight import select_cases
+from gate.pipeline.confirm import rerun_keys
+from gate.pipeline.preflight import select_cases
 from gate.results import ResultsFile, RunKey
 from gate.runs.jobs import plan
 from gate.trajectory import Trajectory

@@ -11,7 +11,7 @@ from gate.cases.loader import load_cases
 from gate.config.gate_yaml import load_config, without_cache
 from gate.errors import EXIT_INTERRUPTED
 from gate.files.atomic import check_writable
-from gate.pipeline import select_cases
+from gate.pipeline.stages import select_cases
 from gate.runner.engine import RunOutcome, run_jobs
 from gate.runner.settings import RunnerSettings
 from gate.runs.jobs import plan

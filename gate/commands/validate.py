@@ -16,7 +16,7 @@ from gate.errors import EXIT_FAILED, EXIT_PASSED, EXIT_UNUSABLE, GateError
 from gate.formats.workflow_commands import error_annotations, error_lines
 from gate.judging.selftest import Problem, check_examples
 from gate.judging.validated import stamps_at
-from gate.preflight import CheckSettings, preflight
+from gate.pipeline.preflight import CheckSettings, preflight
 from gate.semantic.reviews import load_reviews
 
 

@@ -10,7 +10,7 @@ import pytest
 from gate.commands.merge import merge_shards, read_results
 from gate.config.gate_yaml import GateConfig
 from gate.errors import GateError
-from gate.pipeline import CheckSettings
+from gate.pipeline.stages import CheckSettings
 
 
 def shard(tmp_path: Path, name: str, **fields: object) -> Path:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from gate.baseline_ref import pr_base_sha
 from gate.commands.comment import pr_from_event
 from gate.errors import GateError
 from gate.files.filecap import TooLarge, read_bounded
+from gate.pipeline.baseline_ref import pr_base_sha
 from gate.process.shard import parse_shard
 
 from .conftest import CASE, RECORD, gate, validate

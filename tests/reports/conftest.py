@@ -11,7 +11,7 @@ import pytest
 
 from gate.cases.loader import load_cases
 from gate.config.gate_yaml import GateConfig
-from gate.pipeline import CheckSettings, build_report, load_baseline
+from gate.pipeline.stages import CheckSettings, build_report, load_baseline
 from gate.report.model import GateReport
 from gate.trajectory import Trajectory
 

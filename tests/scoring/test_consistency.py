@@ -390,7 +390,7 @@ def test_a_missing_b_gain_fails_only_when_the_runs_show_it() -> None:
 
 def test_fields_read_while_judging_are_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """The consistency pass reads each run's fields from the parse its checkers made, once."""
-    from gate.pipeline import consistency_report, judge
+    from gate.pipeline.stages import consistency_report, judge
     from gate.scoring import readings as readings_mod
 
     cases = repo_cases().cases

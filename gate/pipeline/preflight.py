@@ -79,7 +79,7 @@ def load_baseline(settings: CheckSettings) -> baseline_mod.Baseline | None:
 
 def reference_baseline(settings: CheckSettings) -> tuple[baseline_mod.Baseline | None, list[Finding]]:
     """The baseline to compare with (the base branch's in a pull request) and notes about it."""
-    from gate.baseline_ref import reference
+    from gate.pipeline.baseline_ref import reference
 
     if settings.baseline_named and not settings.baseline.exists():
         raise GateError("baseline file not found (named by --baseline)", where=str(settings.baseline))

@@ -101,7 +101,7 @@ def read(config_file: Path, ref: str) -> BaseBar | None:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
         from gate.cases.loader import load_cases
-        from gate.pipeline import select_cases
+        from gate.pipeline.stages import select_cases
 
         try:
             case_set = load_cases(config.resolve(config.cases.path), config.suites)

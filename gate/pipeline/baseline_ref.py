@@ -14,12 +14,12 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from gate import base_bar
 from gate.baseline import store as baseline_mod
 from gate.baseline.diff import diff
 from gate.baseline.store import Baseline
 from gate.errors import GateError
 from gate.files.filecap import TooLarge, read_event
+from gate.pipeline import base_bar
 from gate.policy.thresholds import Finding, Level
 
 _PR_EVENTS = ("pull_request", "pull_request_target")

@@ -18,11 +18,11 @@ from gate.case import Case
 from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig
 from gate.judging.evaluate import Judgements
+from gate.pipeline.preflight import CheckSettings as CheckSettings
+from gate.pipeline.preflight import load_baseline as load_baseline
+from gate.pipeline.preflight import reference_baseline as reference_baseline
+from gate.pipeline.preflight import select_cases as select_cases
 from gate.policy.thresholds import Finding
-from gate.preflight import CheckSettings as CheckSettings
-from gate.preflight import load_baseline as load_baseline
-from gate.preflight import reference_baseline as reference_baseline
-from gate.preflight import select_cases as select_cases
 from gate.process.budget import DEFAULT_BUDGET_S
 from gate.process.interrupts import StopRequests
 from gate.report.model import GateReport
@@ -123,10 +123,10 @@ def reference_bar(settings: CheckSettings, case_set: CaseSet) -> tuple[CheckSett
     maintainer acknowledged it — and a finding per lowering (see :mod:`gate.policy.bar`)."""
     import dataclasses
 
-    from gate import base_bar
-    from gate.baseline_ref import pr_base_sha
     from gate.config.gate_yaml import replaced
     from gate.errors import GateError
+    from gate.pipeline import base_bar
+    from gate.pipeline.baseline_ref import pr_base_sha
     from gate.policy import bar
     from gate.policy.thresholds import Level
 
@@ -162,7 +162,7 @@ def build_report(settings: CheckSettings, case_set: CaseSet, trajectories: Seque
                  stops: StopRequests | None = None, readings: Readings | None = None) -> GateReport:
     """Judge trajectories and apply the policy: the whole gate short of running the agent.
     ``readings``: the consistency fields of runs already judged (as ``verdicts`` were)."""
-    from gate.escalate import replay
+    from gate.pipeline.escalate import replay
     from gate.policy.decide import decide
 
     config = settings.config
@@ -207,7 +207,7 @@ def excerpts(trajectories: Sequence[Kept], verdicts: list[RunVerdict]) -> dict[t
 
 def run_context(env: Mapping[str, str]) -> dict[str, str]:
     """The commit under test (a pull request's head, not its merge commit) and the run's link."""
-    from gate.baseline_ref import pr_head_sha
+    from gate.pipeline.baseline_ref import pr_head_sha
 
     found = {}
     commit = pr_head_sha(env) or env.get("GITHUB_SHA")
