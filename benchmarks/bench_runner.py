@@ -149,7 +149,7 @@ async def timed_call(*args, **kwargs):
 engine._call = timed_call
 sys.argv = ["gate", "check"]
 try:
-    from gate.cli import main
+    from gate.cli.app import main
     main()
 except SystemExit:
     pass

@@ -20,7 +20,7 @@ HEAVY = ("httpx", "markdown_it", "pydantic", "pydantic_core", "tabulate", "junit
          "gate.runner", "gate.checkers", "gate.cases.loader", "gate.lexicon")
 """Modules `gate --help` must not import: they serve commands, not the help text."""
 
-HELP = [sys.executable, "-c", "import sys; sys.argv = ['gate', '--help']; from gate.cli import main; main()"]
+HELP = [sys.executable, "-c", "import sys; sys.argv = ['gate', '--help']; from gate.cli.app import main; main()"]
 BARE = [sys.executable, "-c", "pass"]
 
 

@@ -5,7 +5,7 @@ from gate.process.interrupts import take_stop_signals
 
 def _main() -> None:
     take_stop_signals()  # a stop while the rest loads is remembered for the command (gate.process.interrupts)
-    from gate.cli import main
+    from gate.cli.app import main
 
     main()
 

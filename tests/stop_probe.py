@@ -54,7 +54,7 @@ def _once(point: str, function: Callable[..., Any], *, after: bool = False) -> C
 def install(point: str) -> None:
     """Wrap what the gate calls at ``point`` (looked up at call time, so patched in its module)."""
     if point == "starting":
-        from gate.cli_group import GateGroup
+        from gate.cli.group import GateGroup
 
         GateGroup.resolve_command = _once(point, GateGroup.resolve_command)  # type: ignore[method-assign]
         return
@@ -83,6 +83,6 @@ if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     if os.environ.get("GATE_PROBE_AT"):
         install(os.environ["GATE_PROBE_AT"])
-    from gate.cli import main
+    from gate.cli.app import main
 
     main(sys.argv[1:], prog_name="gate")

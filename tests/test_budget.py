@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from gate.case import Case
 from gate.checkers import REGISTRY
 from gate.checkers.base import Checker
-from gate.cli import main
+from gate.cli.app import main
 from gate.judging.evaluate import evaluate
 from gate.process import budget as budget_mod
 from gate.process.budget import Budget, BudgetExceeded

@@ -11,7 +11,7 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.runs.records import parse_line, write_trajectories
 
 CASE = case_yaml(["{id: count, check: items:count, params: {exact: 3}}"], ["1. a\n2. b\n3. c"], [("1. a", ["count"])])

@@ -8,7 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from gate.cli_group import COLLECTOR_THRESHOLDS, GateGroup
+from gate.cli.group import COLLECTOR_THRESHOLDS, GateGroup
 from gate.errors import GateError
 
 

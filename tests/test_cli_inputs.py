@@ -12,7 +12,7 @@ import pytest
 from casefiles import qc_case
 from click.testing import CliRunner, Result
 
-from gate.cli import main
+from gate.cli.app import main
 
 CASE = qc_case(flow_params=True)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from tests.casefiles import case_yaml
 
 AGENT = textwrap.dedent('''\

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.github.annotations import annotations
 from gate.results import ResultsFile
 from tests.demo_inprocess import answer_demo_in_process

@@ -25,7 +25,7 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 
 CASE = case_yaml(["{id: one, check: items:count, params: {exact: 1}}",
                   "{id: no_sony, check: terms:forbidden, params: {groups: [sony]}}"],

@@ -11,8 +11,8 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner, Result
 
-from gate.cli import main
-from gate.cli_group import GateGroup
+from gate.cli.app import main
+from gate.cli.group import GateGroup
 from gate.errors import GateError, GateErrors
 from gate.formats.workflow_commands import escape_data
 

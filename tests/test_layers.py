@@ -26,7 +26,7 @@ ROOMS: list[tuple[str, tuple[str, ...]]] = [
     ("semantic", ("gate.semantic",)),
     ("pipeline", ("gate.pipeline",)),
     ("commands", ("gate.commands",)),
-    ("cli", ("gate.cli", "gate.cli_group", "gate.cli_semantic", "gate.cli_baseline", "gate.__main__")),
+    ("cli", ("gate.__main__", "gate.cli")),
 ]
 
 

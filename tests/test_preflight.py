@@ -14,7 +14,7 @@ import yaml
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.config.agent_config import ADAPTERS
 from gate.config.agent_inputs import CHECKS
 from gate.runner.adapters import BUILDERS

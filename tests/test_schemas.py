@@ -13,7 +13,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.commands.schemas import NAMES, schema
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,6 +73,6 @@ def test_the_results_schema_reads_a_real_results_file(tmp_path: Path) -> None:
 
 
 def test_the_cli_offers_every_schema() -> None:
-    from gate.cli import SCHEMA_NAMES
+    from gate.cli.app import SCHEMA_NAMES
 
     assert SCHEMA_NAMES == NAMES

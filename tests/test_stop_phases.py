@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from tests.casefiles import case_yaml
 
 # real `gate` processes stopped by real signals, each at a known point: the slow tier

@@ -10,7 +10,7 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 
 
 def _case(case_id: str, suite: str, dimension: str) -> str:

@@ -65,7 +65,7 @@ def test_the_request_carries_the_simulation_and_an_old_intercept_as_it_always_wa
 def test_the_example_case_validates_with_its_pass_and_fail_examples(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from gate.cli import main
+    from gate.cli.app import main
 
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["validate", "--full", "--cases", str(EXAMPLE.parent)], catch_exceptions=False)

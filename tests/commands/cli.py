@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from tests.commands.test_check import _case
 
 SPECS = [("B3-QC-01", "QC", "推荐 3 款降噪耳机", 3, "1. a\n2. b\n3. c"),

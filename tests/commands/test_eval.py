@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from tests.casefiles import repo_cases
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 
 
 def _gate(*args: str) -> tuple[int, str]:

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from packaging.requirements import Requirement
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.commands import init_workflow
 from gate.commands.init_workflow import PLACEHOLDER, Pin, pin_from, requirements
 

@@ -9,7 +9,7 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.files import buildinfo
 from gate.judging import validated
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.commands import comment as commentcmd
 from gate.errors import GateError
 from gate.formats.commentmark import COMMENT_MARKER

@@ -20,7 +20,7 @@ import yaml
 from click.testing import CliRunner
 from packaging.requirements import Requirement
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.commands.init_workflow import HTTP_PORT, REQUIREMENTS
 
 from .composite import Context, base_env, steps_of

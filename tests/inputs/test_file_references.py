@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from test_preflight import TOOLS, both, configure, gate, in_case, openai, project, write  # noqa: F401
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.errors import GateError
 from gate.files import safefiles
 

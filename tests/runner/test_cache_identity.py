@@ -11,7 +11,7 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.config.agent_config import CommandAgent, HttpAgent
 from gate.runner.identity import agent_identity
 

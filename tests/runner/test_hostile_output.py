@@ -17,7 +17,7 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.files import safejson
 
 CASE = case_yaml(["{id: count, check: items:count, params: {exact: 1}}"], ["1. a"], [("", ["count"])], prompt="推荐 1 款")

@@ -156,7 +156,7 @@ def test_settings_left_unset_send_nothing_and_keep_the_cache_key(tmp_path: Path)
 def test_extra_body_cannot_set_what_the_gate_sets(tmp_path: Path, extra_body: dict[str, Any], message: str) -> None:
     from click.testing import CliRunner
 
-    from gate.cli import main
+    from gate.cli.app import main
 
     config = {"agent": {"adapter": "openai", "url": "http://127.0.0.1:9/v1", "model": "m", "extra_body": extra_body}}
     (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")

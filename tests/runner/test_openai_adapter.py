@@ -212,7 +212,7 @@ def test_the_model_sees_the_real_tools_and_a_forbidden_one_without_intercept_is_
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 
-    from gate.cli import main
+    from gate.cli.app import main
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GATE_TEST_KEY", "sk-test-123456")

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from tests.processes import started
 
 from .conftest import FAKE_AGENT, make_case, wait_until_ended

@@ -11,7 +11,7 @@ import pytest
 from casefiles import case_yaml
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.errors import GateError
 from gate.runner import RunnerSettings, run_jobs
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.semantic.rubrics import example_trajectory, expected_status, rubrics_of
 from gate.verdict import Status
 from tests.casefiles import repo_cases

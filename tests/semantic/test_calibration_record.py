@@ -41,7 +41,7 @@ def calibrate(project: Path, script: Script = _friendly, *args: str, judge_extra
 
 
 def main_command() -> Any:
-    from gate.cli import main
+    from gate.cli.app import main
 
     return main
 

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner, Result
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.runs.records import read_trajectories
 from gate.semantic.rubrics import rubrics_of
 from tests.casefiles import repo_cases

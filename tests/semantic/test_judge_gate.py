@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.trajectory import Trajectory
 from tests.runner.loopback import Reply
 from tests.semantic.cases import ANSWERS, write_cases

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from gate.cli import main
+from gate.cli.app import main
 from gate.config.gate_yaml import JudgeConfig
 from gate.net.retry import RetryPolicy
 from gate.semantic.client import JudgeClient

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from gate.cases.loader import load_cases
-from gate.cli import main
+from gate.cli.app import main
 from gate.errors import GateError
 from gate.semantic.reviews import Review, append_review, load_reviews
 from gate.trajectory import Trajectory

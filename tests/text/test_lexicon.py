@@ -245,7 +245,7 @@ def test_the_count_sees_strings_escapes_and_f_strings_but_not_docstrings(tmp_pat
 
 
 def test_gate_help_does_not_read_the_lexicon() -> None:
-    code = ("import sys\nsys.argv = ['gate', '--help']\nfrom gate.cli import main\ntry:\n    main()\n"
+    code = ("import sys\nsys.argv = ['gate', '--help']\nfrom gate.cli.app import main\ntry:\n    main()\n"
             "except SystemExit:\n    pass\nprint('gate.lexicon' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True, cwd=ROOT)
     assert done.stdout.strip().splitlines()[-1] == "False"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from gate.cli_group import GateGroup
+from gate.cli.group import GateGroup
 from gate.errors import GateError
 
 if TYPE_CHECKING:
@@ -253,8 +253,8 @@ def run_command(config_path: str | None, out_path: str | None, shard: str | None
 
 
 def _register_groups() -> None:
-    from gate.cli_baseline import baseline_group
-    from gate.cli_semantic import judge_command, review_group
+    from gate.cli.baseline import baseline_group
+    from gate.cli.semantic import judge_command, review_group
 
     main.add_command(baseline_group)
     main.add_command(judge_command)

@@ -1,5 +1,5 @@
 """`gate baseline`: record the committed baseline from fresh runs, and accept never-rule violations
-on the record; registered by gate.cli. Options in, a runner called, an exit code out."""
+on the record; registered by gate.cli.app. Options in, a runner called, an exit code out."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The semantic tier's commands, `gate judge` and `gate review`; registered by gate.cli. Options
+"""The semantic tier's commands, `gate judge` and `gate review`; registered by gate.cli.app. Options
 in, a runner called, an exit code out; heavy modules are imported inside the commands."""
 
 from __future__ import annotations
