@@ -44,6 +44,22 @@ def test_the_version_has_one_source() -> None:
     assert f"## {gate.__version__}" in (README.parent / "CHANGELOG.md").read_text(encoding="utf-8")
 
 
+def test_the_console_script_is_the_command_line() -> None:
+    """pyproject.toml's `gate` script loads the command line `python -m gate` runs (gate.cli.app.main)."""
+    from importlib.metadata import EntryPoint
+
+    import pytest
+
+    from gate.cli.app import main
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    project = tomllib.loads((README.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    (name, target), = project["project"]["scripts"].items()
+    assert name == "gate"
+    assert EntryPoint(name=name, value=target, group="console_scripts").load() is main
+
+
 def test_the_documented_gate_yaml_is_a_valid_config() -> None:
     import yaml
 
