@@ -11,10 +11,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 
-from gate.baseline import Baseline
+from gate.baseline.store import Baseline
+from gate.cases.loader import CaseSet
 from gate.config.gate_yaml import GateConfig
-from gate.confirm import judge_for, judged, rerun_keys
-from gate.loader import CaseSet
+from gate.pipeline.confirm import judge_for, judged, rerun_keys
 from gate.policy import drift, drift_choice, regressions
 from gate.process.interrupts import StopRequests
 from gate.results import RunKey
@@ -39,7 +39,7 @@ def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts
     """Choose the dimensions from the first round (``planned``), then run their rounds after every
     run in ``before`` (the first round and its confirm reruns) through ``fetch``; None when no round
     applies (settings, no baseline, an outage)."""
-    from gate.confirm import _down
+    from gate.pipeline.confirm import _down
 
     settings = config.decision
     first_verdicts = [verdicts[k] for k in sorted(planned) if k in verdicts]

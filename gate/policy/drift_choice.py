@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gate.config import DecisionConfig
+from gate.config.gate_yaml import DecisionConfig
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.scoring.stats import binomial_cdf

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gate.config import DecisionConfig
+from gate.config.gate_yaml import DecisionConfig
 from gate.policy import drift, drift_choice
 from gate.scoring.comparison import Comparison, compare, from_metrics
 from gate.scoring.metrics import Metrics, compute
