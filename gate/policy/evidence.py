@@ -22,6 +22,7 @@ import math
 
 from gate.config.gate_yaml import DecisionConfig, Thresholds
 from gate.formats.percent import percent
+from gate.formats.rates import pct, points_span, rate_evidence
 from gate.policy.regressions import PairDecision, PairOutcome
 from gate.policy.thresholds import Finding, Level, at_least, dimension_findings, error_findings, threshold_findings
 from gate.scoring.comparison import Comparison
@@ -33,36 +34,6 @@ from gate.scoring.stats import (
     stratified_min_attainable,
     tarone_bonferroni,
 )
-
-
-def pct(value: float | None) -> str:
-    return percent(value)
-
-
-def span(interval: tuple[float, float] | None) -> str:
-    """A compact interval: [44–97%]."""
-    return "" if interval is None else f" [{interval[0] * 100:.0f}–{interval[1] * 100:.0f}%]"
-
-
-def rate_evidence(m: GroupMetrics, confidence: float) -> str:
-    """83.3% (5/6 cases) [44–97%] — or with runs when cases ran more than once."""
-    cases = m.cases_judged
-    runs = "" if m.judged == cases else f", {m.passed}/{m.judged} runs"
-    return f"{pct(m.case_pass_rate)} ({_cases_passed(m)}/{cases} cases{runs}){span(m.interval(confidence))}"
-
-
-def cell(m: GroupMetrics | None, confidence: float) -> str:
-    """A compact rate with its evidence for tables: 83.3% (5/6) [44–97%]."""
-    if m is None or not m.cases_judged:
-        return "—"
-    runs = {j for _, j in m.case_counts}
-    counts = f"{m.passed}/{m.judged}" if len(runs) == 1 else f"{_cases_passed(m)}/{m.cases_judged} cases"
-    return f"{pct(m.case_pass_rate)} ({counts}){span(m.interval(confidence))}"
-
-
-def _cases_passed(m: GroupMetrics) -> str:
-    total = sum(p / j for p, j in m.case_counts)
-    return f"{total:.0f}" if math.isclose(total, round(total)) else f"{total:.1f}"
 
 
 class _Decider:
@@ -108,7 +79,7 @@ class _Decider:
         delta = round(b.exact_rate - a.exact_rate, 4)
         low, high = _newcombe(a, b, self.confidence)
         interval = (round(low, 4), round(high, 4))
-        evidence = f"B − A = {delta * 100:+.1f} pts{_pts_span(interval)} over {a.cases_judged} cases"
+        evidence = f"B − A = {delta * 100:+.1f} pts{points_span(interval)} over {a.cases_judged} cases"
         red, line = thresholds.red_line_delta, thresholds.min_delta_for(dimension)
         common = {"dimension": dimension, "value": delta, "interval": interval}
         if not at_least(high, red):
@@ -123,10 +94,6 @@ class _Decider:
                                          message=f"{dimension}: {evidence} vs the {limit * 100:+.0f} pts line — "
                                          "inconclusive: more runs of these cases would decide it")
         return None
-
-
-def _pts_span(interval: tuple[float, float]) -> str:
-    return f" [{interval[0] * 100:+.0f}, {interval[1] * 100:+.0f}]"
 
 
 def _paired(metrics: Metrics, dimension: str) -> tuple[GroupMetrics, GroupMetrics] | None:

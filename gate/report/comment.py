@@ -42,7 +42,7 @@ def _pts(value: float | None) -> str:
 
 
 def _cell(report: GateReport, m: GroupMetrics | None) -> str:
-    from gate.policy.evidence import cell
+    from gate.formats.rates import cell
 
     return cell(m, 1 - report.decision.alpha)
 

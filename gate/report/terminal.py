@@ -19,7 +19,7 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
     """Dimension table, findings worth reading, the verdict and where the reports are."""
     from tabulate import tabulate
 
-    from gate.policy.evidence import cell
+    from gate.formats.rates import cell
 
     confidence = 1 - report.decision.alpha
     rows = []

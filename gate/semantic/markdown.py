@@ -3,7 +3,7 @@ a table, the detail folded — with every judge- or agent-written text quoted sa
 
 from __future__ import annotations
 
-from gate.policy.evidence import pct, span
+from gate.formats.rates import pct, span
 from gate.report.markdown_safe import inline
 from gate.semantic.document import CalibrationDocument, JudgeDocument, QueueEntry, Rate, Usage
 
