@@ -9,6 +9,7 @@ never looser); a dimension given more rounds states its fresh test (:mod:`gate.p
 from __future__ import annotations
 
 from gate.config.gate_yaml import DecisionConfig
+from gate.formats.drops import detectable_drops
 from gate.policy import drift
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.comparison import Comparison
@@ -50,32 +51,17 @@ def first_round(before: Metrics, comparison: Comparison, settings: DecisionConfi
     return entries
 
 
-def _points(drop: object) -> str:
-    return f"{float(drop) * 100:.0f}" if isinstance(drop, float) else "—"
-
-
-def _first_round_drops(entries: list[dict[str, object]]) -> dict[str, str]:
-    """"81/70 pts (A/B)" per dimension; — where the runs could detect no drop at all."""
-    by_dimension: dict[str, list[tuple[str, str]]] = {}
-    for entry in entries:
-        by_dimension.setdefault(str(entry["dimension"]), []).append((str(entry["group"]),
-                                                                      _points(entry["detectable_drop"])))
-    return {d: f"{'/'.join(p for _, p in found)} pts ({'/'.join(g for g, _ in found)})"
-            for d, found in by_dimension.items()}
-
-
 def findings(power: drift.Escalation | None, entries: list[dict[str, object]], settings: DecisionConfig) -> list[Finding]:
     """A drifting dimension's decision as a finding; what the budget bought and what each
     dimension could detect as a note."""
     found: list[Finding] = []
-    drops = _first_round_drops(entries)
+    drops = detectable_drops([*entries, *(d.as_json() for d in power.decisions)] if power else entries)
     bought = "no more rounds"
     if power is not None:
         for d in power.decisions:
             evidence = (f"{d.fresh.passed} of {d.fresh.judged} fresh runs pass over {d.rounds} more round(s) of its "
                         f"{d.strata} (case, group) pairs, {d.baseline.passed} of {d.baseline.judged} in the baseline "
                         f"(stratified exact test p = {d.p_value if d.p_value is None else f'{d.p_value:.3g}'}")
-            drops[d.dimension] = f"{_points(d.detectable_drop)} pts after {d.rounds} more round(s)"
             if d.outcome == "regressed":
                 found.append(Finding(level=Level.ERROR, outcome="fail", rule="dimension-drift", dimension=d.dimension,
                                      value=d.fresh.rate, threshold=d.baseline.rate,

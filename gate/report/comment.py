@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gate.formats.commentmark import COMMENT_MARKER
+from gate.formats.drops import detectable_drops
 from gate.formats.percent import percent
 from gate.policy.thresholds import Finding, Level
 from gate.report.judge_trust import trust_section
@@ -127,7 +128,9 @@ def moved(report: GateReport) -> list[str]:
 
 
 def dimension_table(report: GateReport, only: list[str] | None = None) -> list[str]:
-    lines = ["| dimension | A | B | Δ B−A | baseline A / B | change A / B |", "|---|---:|---:|---:|---:|---:|"]
+    drops = detectable_drops(report.dimension_decisions)
+    lines = ["| dimension | A | B | Δ B−A | baseline A / B | change A / B | could detect |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for dimension, groups in sorted(report.metrics.dimensions.items()):
         if only is not None and dimension not in only:
             continue
@@ -136,11 +139,11 @@ def dimension_table(report: GateReport, only: list[str] | None = None) -> list[s
         lines.append(
             f"| {dimension} | {_cell(report, groups.get('A'))} | {_cell(report, groups.get('B'))} | "
             f"{_pts(report.metrics.delta(dimension))} | {_pct(base.get('A'))} / {_pct(base.get('B'))} | "
-            f"{changes[0]} / {changes[1]} |"
+            f"{changes[0]} / {changes[1]} | {drops.get(dimension, '—')} |"
         )
     explicit = report.metrics.skill_explicit.get("B")
     if explicit is not None and explicit.judged and only is None:
-        lines.append(f"| skill-explicit cases | — | {_cell(report, explicit)} | — | — | — |")
+        lines.append(f"| skill-explicit cases | — | {_cell(report, explicit)} | — | — | — | — |")
     return lines
 
 
@@ -158,7 +161,8 @@ def moved_section(report: GateReport) -> list[str]:
 LEGEND = ("**A** skills off · **B** skills on · **Δ B−A** in points · `[lo–hi%]` the rate's "
           "{confidence}% interval · **skill-explicit cases**: the skill itself states the constraint · "
           "**red line**: must be fixed · **inconclusive**: below a line or the baseline, but the runs "
-          "cannot tell yet · **—** not measured")
+          "cannot tell yet · **could detect**: the drop below the baseline this check's runs would have "
+          "caught with {power}% power — a pass says no more than that · **—** not measured")
 
 
 def full_table_section(report: GateReport) -> list[str]:
@@ -169,7 +173,7 @@ def full_table_section(report: GateReport) -> list[str]:
 
 
 def _legend(report: GateReport) -> str:
-    return LEGEND.format(confidence=f"{(1 - report.decision.alpha) * 100:g}")
+    return LEGEND.format(confidence=f"{(1 - report.decision.alpha) * 100:g}", power=f"{report.decision.power * 100:g}")
 
 
 def findings_section(findings: list[Finding]) -> list[str]:
