@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gate.baseline import store as baseline
-from gate.config.gate_yaml import DecisionConfig
+from gate.config.decision import DecisionConfig
 from gate.errors import GateError
 from gate.policy import evidence as decision
 from gate.results import ResultsFile

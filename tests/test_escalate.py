@@ -120,3 +120,32 @@ def test_no_more_rounds_once_a_pair_is_found_regressed(tmp_path: Path, monkeypat
     assert {(c, g) for c, g, run in made if run > 0} == {("B3-QC-01", "A"), ("B3-QC-02", "B")}  # confirm reruns only
     power = json.loads((tmp_path / "gate-results" / "results.json").read_text(encoding="utf-8"))["decision"]["power"]
     assert (power["pilot_calls"], power["power_calls"], power["dimensions"]) == (0, 0, [])
+
+
+def test_a_declared_group_is_watched_like_a_dimension_and_shares_its_pairs_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group of two QC cases fails more often than its dimension: it is tested first; the
+    dimension after it runs its shared pairs on runs after the group's."""
+    write_project(tmp_path, monkeypatch, {"confirm_runs": 0, "budget": 5.0,
+                                          "case_groups": {"pair": ["B3-QC-01", "tag:no-such-tag", "B3-QC-02"]}})
+    code, out = invoke("validate")
+    assert code == 2 and "decision.case_groups.pair: 'tag:no-such-tag' names no case" in out  # it would watch nothing
+    config = json.loads((tmp_path / "gate.yaml").read_text(encoding="utf-8"))
+    config["decision"]["case_groups"] = {"pair": ["B3-QC-0[12]"]}
+    (tmp_path / "gate.yaml").write_text(json.dumps(config), encoding="utf-8")
+    assert invoke("baseline", "update", "--runs")[0] == 0
+    calls()
+    monkeypatch.setenv("BAD", FIRST_ROUND_DOUBT)
+    code, out = invoke("check")
+    assert code == 0, out
+    made = calls()
+    pilot, group_round, dimension_round = made[6:12], made[12:16], made[16:]
+    assert {run for _, _, run in pilot} == {1} and len(pilot) == 6  # every pair once, shared or not
+    assert sorted((c, run) for c, _, run in group_round) == [(c, 2) for c in ("B3-QC-01", "B3-QC-02") for _ in "AB"]
+    assert sorted((c, run) for c, _, run in dimension_round) == [("B3-QC-01", 3), ("B3-QC-01", 3), ("B3-QC-02", 3),
+                                                                 ("B3-QC-02", 3), ("B3-QC-03", 2), ("B3-QC-03", 2)]
+    power = json.loads((tmp_path / "gate-results" / "results.json").read_text(encoding="utf-8"))["decision"]["power"]
+    first, second = power["dimensions"]
+    assert (first["dimension"], first["outcome"], second["dimension"], second["outcome"]) == (
+        "group pair", "like-baseline", "B3/QC", "like-baseline")
+    assert first["fresh"]["judged"] == 4 and second["fresh"]["judged"] == 6

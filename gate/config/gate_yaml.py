@@ -16,6 +16,7 @@ from pydantic import (
 
 from gate.case import MAX_REPEATS, NAME_PATTERN
 from gate.config.agent_config import AgentConfig, ChatOptions, CommandAgent
+from gate.config.decision import DecisionConfig
 from gate.errors import GateError
 from gate.files import yamlio
 from gate.files.strictvalues import StrictConfig as _Strict
@@ -52,39 +53,6 @@ class Thresholds(_Strict):
 
     def min_delta_for(self, dimension: str) -> float:
         return self.per_dimension.get(dimension, {}).get("min_delta", self.min_delta)
-
-
-class DecisionConfig(_Strict):
-    """How pass rates become decisions: with their statistical evidence, or as literal point rates."""
-
-    mode: Literal["confidence", "point"] = "confidence"
-    """``confidence``: fail only when the evidence puts a rate below its line (or a case below its
-    baseline) at ``alpha``; ``point``: compare the observed rates literally, one run decides."""
-    alpha: float = Field(0.05, gt=0, lt=0.5, allow_inf_nan=False)
-    """Error rate of each decision family (two-sided intervals at 1 − alpha; Tarone–Bonferroni tests)."""
-    confirm_runs: int = Field(4, ge=0, le=50)
-    """Extra runs, at most, of a (case, group) that newly fails before it is called regressed or cleared."""
-    fail_on_inconclusive: bool = False
-    """An inconclusive decision fails the gate (release gating), instead of warning."""
-    baseline_runs: int = Field(5, ge=1, le=100)
-    """Runs per case that `gate baseline update --runs` records when no number is given."""
-    budget: float = Field(2.5, ge=1, le=10, allow_inf_nan=False)
-    """Agent calls a check may make, as a multiple of its first round's: confirm reruns, then more
-    rounds of every case of a dimension whose first round failed more than the others (1: none)."""
-    power_rounds: int = Field(20, ge=0, le=50)
-    """More rounds, at most, of a dimension the first round put in doubt (within ``budget``)."""
-    power: float = Field(0.8, gt=0, lt=1, allow_inf_nan=False)
-    """Calibration: the chance a regression of ``effect`` points should be detected with."""
-    effect: float = Field(0.3, gt=0, le=1, allow_inf_nan=False)
-    """Calibration: the drop in a case's pass rate that counts as a regression worth detecting."""
-    outage_share: float = Field(0.5, gt=0, le=1, allow_inf_nan=False)
-    """More than this share of a group's runs ending in agent errors is an outage (exit 4), not a
-    regression."""
-    outage_on_unreachable: bool = True
-    """A run whose every attempt found nothing listening (connection refused, unknown host) is an
-    outage too, however few runs it is: the agent was not running. Then, once three calls have
-    found nothing listening and none reached the agent, the rest are not sent; false: every call is
-    tried."""
 
 
 class JudgingConfig(_Strict):

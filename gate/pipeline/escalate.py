@@ -57,8 +57,9 @@ def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts
     confirm_calls = len(before - planned)
     made: set[RunKey] = set()
     # a regressed pair fails the gate already: more runs would change no verdict, so none are made
+    groups = drift_choice.declared(case_set.cases, settings.case_groups)
     pilot = [] if regressed else drift_choice.pilot(first, comparison, settings, len(planned), frozenset(regressed),
-                                                    confirm_calls)
+                                                    confirm_calls, groups)
     selection = first
     if pilot:
         keys = [(cid, group, start.get((cid, group), 0)) for cid, group in pilot]
@@ -69,7 +70,8 @@ def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts
         selection = metrics_mod.compute(case_set.cases, first_verdicts + [got[k] for k in keys])
         for cid, group in pilot:
             start[(cid, group)] = start.get((cid, group), 0) + 1
-    plan = drift.plan(selection, comparison, settings, len(planned), frozenset(regressed), confirm_calls + len(made))
+    plan = drift.plan(selection, comparison, settings, len(planned), frozenset(regressed), confirm_calls + len(made),
+                      groups)
     if regressed:
         plan = dataclasses.replace(plan, chosen=())
     decisions = _legs(plan, comparison, start, fetch, made, settings.power)
@@ -77,7 +79,7 @@ def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts
                             frozenset(made))
 
 
-def _legs(plan: drift.Plan, comparison: Comparison, start: Mapping[drift_choice.Stratum, int], fetch: Fetch,
+def _legs(plan: drift.Plan, comparison: Comparison, start: dict[drift_choice.Stratum, int], fetch: Fetch,
           made: set[RunKey], power: float) -> list[drift.DimensionDrift]:
     """The chosen dimensions' rounds, one dimension after the other, each until it is decided; a
     regressed one ends them (the gate fails already), as does a round not (all) made."""
@@ -106,6 +108,8 @@ def _legs(plan: drift.Plan, comparison: Comparison, start: Mapping[drift_choice.
                 break
         if outcome == "regressed":
             break
+        for stratum, runs in fresh.items():  # a group shares pairs with a dimension: the next leg's runs come after
+            start[stratum] = start.get(stratum, 0) + len(runs)
     return decisions
 
 

@@ -18,6 +18,7 @@ from gate.config.agent_inputs import AgentInputs, check_agent, environment_probl
 from gate.config.gate_yaml import GateConfig
 from gate.errors import GateError, GateErrors, did_you_mean
 from gate.files.atomic import check_writable
+from gate.policy.drift_choice import unmatched
 from gate.policy.thresholds import Finding
 from gate.process.shard import select_shard
 
@@ -60,6 +61,11 @@ def select_cases(config: GateConfig, case_set: CaseSet, shard: tuple[int, int] |
     if unknown:
         raise GateError(f"cases.ids: unknown case(s) {unknown}{did_you_mean(unknown[0], case_set.cases)}",
                         where=config.place(("cases", "ids")))
+    missing = unmatched(case_set.cases, config.decision.case_groups)
+    if missing:
+        name, pattern = missing[0]
+        raise GateError(f"decision.case_groups.{name}: {pattern!r} names no case (case ids, id patterns such as "
+                        f"'B3-QC-*', or 'tag:NAME')", where=config.place(("decision", "case_groups", name)))
     chosen = case_set.select(config.cases.tags, config.cases.ids)
     runnable = [c for c in chosen if c.runnable and any(g in c.groups for g in config.groups)]
     if not runnable:

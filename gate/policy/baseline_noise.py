@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from gate.case import Case
-from gate.config.gate_yaml import DecisionConfig
+from gate.config.decision import DecisionConfig
 from gate.policy.thresholds import Finding, Level, at_least
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import GroupMetrics, Metrics

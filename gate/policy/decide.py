@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gate.case import Case
-from gate.config.gate_yaml import DecisionConfig, Thresholds
+from gate.config.decision import DecisionConfig
+from gate.config.gate_yaml import Thresholds
 from gate.policy import baseline_noise, drift, never, outage, power_notes, regressions, uncertain
 from gate.policy import evidence as decision
 from gate.policy.thresholds import Finding, Level, gate_passed, sort_findings

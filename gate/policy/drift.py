@@ -36,9 +36,9 @@ from typing import Literal
 
 from pydantic import ConfigDict
 
-from gate.config.gate_yaml import DecisionConfig
+from gate.config.decision import DecisionConfig
 from gate.model import SharedFieldNames
-from gate.policy.drift_choice import WEIGHTS, Candidate, Stratum, chosen, more_calls
+from gate.policy.drift_choice import WEIGHTS, Candidate, Groups, Stratum, chosen, more_calls
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.scoring.power import detectable_drop
@@ -97,9 +97,9 @@ class Plan:
 
 
 def plan(selection: Metrics, comparison: Comparison, settings: DecisionConfig, first_calls: int,
-         regressed: frozenset[Stratum] = frozenset(), spent: int = 0) -> Plan:
+         regressed: frozenset[Stratum] = frozenset(), spent: int = 0, groups: Groups | None = None) -> Plan:
     """The dimensions tested and the calls left for them after ``spent`` (confirm reruns, the pilot)."""
-    return Plan(chosen(selection, comparison, regressed), more_calls(settings, first_calls, spent), settings.alpha,
+    return Plan(chosen(selection, comparison, regressed, groups), more_calls(settings, first_calls, spent), settings.alpha,
                 settings.power_rounds, int(settings.budget * first_calls + 1e-9))
 
 

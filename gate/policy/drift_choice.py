@@ -9,9 +9,12 @@ whatever it is (:mod:`gate.policy.drift`).
 
 from __future__ import annotations
 
+import fnmatch
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gate.config.gate_yaml import DecisionConfig
+from gate.case import Case
+from gate.config.decision import DecisionConfig
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.scoring.stats import binomial_cdf
@@ -31,47 +34,80 @@ what the first left of the budget, after the first was decided."""
 
 @dataclass(frozen=True)
 class Candidate:
-    """A dimension with its compared strata and its selection runs' failures."""
+    """A dimension, or a declared group of cases, with its compared strata and its selection runs' failures."""
 
     dimension: str
     strata: tuple[Stratum, ...]
     failed: int
     runs: int
+    declared: bool = False
+    """A group of ``decision.case_groups``: its runs are also its dimensions', so it is compared with
+    the selection's overall share rather than counted in it."""
+
+
+Groups = Mapping[str, frozenset[str]]
+"""A declared group's label ("group checkout") and its case ids."""
+
+
+def matching(case_id: str, tags: tuple[str, ...], pattern: str) -> bool:
+    """Whether a case belongs to a group's entry: ``tag:NAME``, or a case id pattern (``B3-QC-*``)."""
+    return pattern[4:] in tags if pattern.startswith("tag:") else fnmatch.fnmatchcase(case_id, pattern)
+
+
+def declared(cases: Mapping[str, Case], case_groups: Mapping[str, list[str]]) -> dict[str, frozenset[str]]:
+    """Each declared group's label and the ids of the cases its entries name."""
+    return {f"group {name}": frozenset(cid for cid, case in cases.items()
+                                       if any(matching(cid, case.tags, pattern) for pattern in patterns))
+            for name, patterns in case_groups.items()}
+
+
+def unmatched(cases: Mapping[str, Case], case_groups: Mapping[str, list[str]]) -> list[tuple[str, str]]:
+    """(group, entry) of every entry that names no case: a typo would watch nothing."""
+    return [(name, pattern) for name, patterns in case_groups.items() for pattern in patterns
+            if not any(matching(cid, case.tags, pattern) for cid, case in cases.items())]
 
 
 def candidates(selection: Metrics, comparison: Comparison, regressed: frozenset[Stratum] = frozenset(),
-               min_failed: int = MIN_FAILED) -> list[Candidate]:
-    """Dimensions whose selection runs failed more than the others', most doubtful first; ``regressed``
-    pairs (found by their own test, failing the gate already) are left out."""
+               min_failed: int = MIN_FAILED, groups: Groups | None = None) -> list[Candidate]:
+    """Dimensions (and declared groups) whose selection runs failed more than the others', most
+    doubtful first; ``regressed`` pairs (found by their own test, failing the gate already) are left out."""
     found: dict[str, list[Stratum]] = {}
     failed: dict[str, int] = {}
     runs: dict[str, int] = {}
     for case_id, outcome in sorted(selection.cases.items()):
         dimension = selection.case_dimension.get(case_id)
+        labels = ([dimension] if dimension is not None else []) + sorted(
+            label for label, ids in (groups or {}).items() if case_id in ids)
         for group, now in sorted(outcome.counts.items()):
             before = comparison.count(case_id, group)
-            if (dimension is None or not now.judged or before is None or not before.judged
-                    or (case_id, group) in regressed):
+            if not now.judged or before is None or not before.judged or (case_id, group) in regressed:
                 continue
-            found.setdefault(dimension, []).append((case_id, group))
-            if before.passed:  # a case the baseline never passed fails as expected: no doubt in that
-                failed[dimension] = failed.get(dimension, 0) + now.judged - now.passed
-                runs[dimension] = runs.get(dimension, 0) + now.judged
-    return ranked([Candidate(d, tuple(s), failed.get(d, 0), runs.get(d, 0)) for d, s in found.items()], min_failed)
+            for label in labels:
+                found.setdefault(label, []).append((case_id, group))
+                if before.passed:  # a case the baseline never passed fails as expected: no doubt in that
+                    failed[label] = failed.get(label, 0) + now.judged - now.passed
+                    runs[label] = runs.get(label, 0) + now.judged
+    return ranked([Candidate(d, tuple(s), failed.get(d, 0), runs.get(d, 0), d in (groups or {}))
+                   for d, s in found.items()], min_failed)
 
 
 def ranked(found: list[Candidate], min_failed: int = MIN_FAILED) -> list[Candidate]:
     """Dimensions that failed more often than the selection as a whole, the least likely at its
-    overall failure share first (a binomial tail: three failures of 12 runs before one of 2)."""
-    failed, runs = sum(c.failed for c in found), sum(c.runs for c in found)
+    overall failure share first (a binomial tail: three failures of 12 runs before one of 2); a
+    declared group, more often than the whole."""
+    dimensions = [c for c in found if not c.declared]
+    failed, runs = sum(c.failed for c in dimensions), sum(c.runs for c in dimensions)
     share = failed / max(runs, 1)
 
     def tail(c: Candidate) -> float:
         return 1 - binomial_cdf(c.failed - 1, c.runs, share)
 
-    # above the other dimensions' failure share (with none, any failure is)
-    doubtful = [c for c in found if c.failed >= min_failed
-                and (runs == c.runs or c.failed * (runs - c.runs) > (failed - c.failed) * c.runs)]
+    def above(c: Candidate) -> bool:  # above the others' failure share (with none, any failure is)
+        if c.declared:
+            return c.failed * runs > failed * c.runs or failed == c.failed
+        return runs == c.runs or c.failed * (runs - c.runs) > (failed - c.failed) * c.runs
+
+    doubtful = [c for c in found if c.failed >= min_failed and above(c)]
     return sorted(doubtful, key=lambda c: (tail(c), c.dimension))
 
 
@@ -81,17 +117,19 @@ def more_calls(settings: DecisionConfig, first_calls: int, spent: int) -> int:
 
 
 def pilot(first: Metrics, comparison: Comparison, settings: DecisionConfig, first_calls: int,
-          regressed: frozenset[Stratum] = frozenset(), spent: int = 0) -> list[Stratum]:
+          regressed: frozenset[Stratum] = frozenset(), spent: int = 0, groups: Groups | None = None) -> list[Stratum]:
     """One selection run more of every pair of each dimension the first round doubts at all, most
     doubtful first, within ``PILOT_SHARE`` of the calls left."""
     cap = int(PILOT_SHARE * more_calls(settings, first_calls, spent) + 1e-9)
-    found: list[Stratum] = []
-    for candidate in candidates(first, comparison, regressed, min_failed=1):
-        if len(found) + len(candidate.strata) <= cap:
-            found += candidate.strata
-    return found
+    found: dict[Stratum, None] = {}  # a pair of a dimension and of a group it shares runs with is piloted once
+    for candidate in candidates(first, comparison, regressed, min_failed=1, groups=groups):
+        new = [s for s in candidate.strata if s not in found]
+        if len(found) + len(new) <= cap:
+            found.update(dict.fromkeys(new))
+    return list(found)
 
 
-def chosen(selection: Metrics, comparison: Comparison, regressed: frozenset[Stratum] = frozenset()) -> tuple[Candidate, ...]:
+def chosen(selection: Metrics, comparison: Comparison, regressed: frozenset[Stratum] = frozenset(),
+           groups: Groups | None = None) -> tuple[Candidate, ...]:
     """The dimensions tested, in order: the most doubtful, then the next (on what the first leaves)."""
-    return tuple(candidates(selection, comparison, regressed)[:max(WEIGHTS)])
+    return tuple(candidates(selection, comparison, regressed, groups=groups)[:max(WEIGHTS)])

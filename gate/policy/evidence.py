@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 
-from gate.config.gate_yaml import DecisionConfig, Thresholds
+from gate.config.decision import DecisionConfig
+from gate.config.gate_yaml import Thresholds
 from gate.formats.percent import percent
 from gate.formats.rates import pct, points_span, rate_evidence
 from gate.policy.regressions import PairDecision, PairOutcome

@@ -7,7 +7,7 @@ the agent or the skill for answers it never gave.
 
 from __future__ import annotations
 
-from gate.config.gate_yaml import DecisionConfig
+from gate.config.decision import DecisionConfig
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.metrics import Metrics
 from gate.trajectory import UNREACHABLE

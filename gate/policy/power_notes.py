@@ -8,7 +8,7 @@ never looser); a dimension given more rounds states its fresh test (:mod:`gate.p
 
 from __future__ import annotations
 
-from gate.config.gate_yaml import DecisionConfig
+from gate.config.decision import DecisionConfig
 from gate.formats.drops import detectable_drops
 from gate.policy import drift
 from gate.policy.thresholds import Finding, Level

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 
 from gate.baseline.store import Acceptance
 from gate.case import Case
-from gate.config.gate_yaml import DecisionConfig
+from gate.config.decision import DecisionConfig
 from gate.policy.thresholds import Finding, Level
 from gate.redaction.sanitize import one_line
 from gate.scoring.comparison import Comparison

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gate.case import Case
-from gate.config.gate_yaml import DecisionConfig, JunitConfig
+from gate.config.decision import DecisionConfig
+from gate.config.gate_yaml import JunitConfig
 from gate.policy.regressions import PairDecision
 from gate.policy.thresholds import Finding, Level, Verdict, verdict_of
 from gate.report.judge_trust import RubricTrust

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gate.case import Case
-from gate.config.gate_yaml import DecisionConfig, Thresholds
+from gate.config.decision import DecisionConfig
+from gate.config.gate_yaml import Thresholds
 from gate.policy import baseline_noise
 from gate.policy import evidence as decision
 from gate.scoring.comparison import Comparison

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from gate.config.gate_yaml import DecisionConfig, Thresholds
+from gate.config.decision import DecisionConfig
+from gate.config.gate_yaml import Thresholds
 from gate.policy.decide import decide
 from gate.scoring.comparison import compare, from_metrics
 from gate.scoring.metrics import compute

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gate.config.gate_yaml import DecisionConfig
+from gate.config.decision import DecisionConfig
 from gate.policy import drift, drift_choice
 from gate.scoring.comparison import Comparison, compare, from_metrics
 from gate.scoring.metrics import Metrics, compute
@@ -161,3 +161,19 @@ def test_the_family_error_stays_within_alpha_and_a_thin_drop_is_found() -> None:
     worse = {**rates, "QC": [0.75] * 12}
     found = sum(_simulate(rng, rates, worse, settings, 114)[0] for _ in range(300))
     assert found / 300 >= 0.75
+
+
+def test_a_declared_group_names_cases_by_id_pattern_or_tag() -> None:
+    groups = drift_choice.declared(CASES, {"quality": ["B3-QC-0[12]"], "tagged": ["tag:golden"], "one": ["B3-LC-01"]})
+    assert groups["group quality"] == {"B3-QC-01", "B3-QC-02"} and groups["group one"] == {"B3-LC-01"}
+    assert groups["group tagged"] == {cid for cid, case in CASES.items() if "golden" in case.tags}
+    assert drift_choice.unmatched(CASES, {"typo": ["B3-QQ-*", "B3-QC-01"]}) == [("typo", "B3-QQ-*")]
+
+
+def test_a_group_failing_above_the_whole_is_a_candidate_beside_its_dimension() -> None:
+    base = _runs(QC + LC, 5)
+    computed, comparison = _selection(_runs(QC + LC, 1, {(QC[0], "A", 0), (QC[1], "B", 0)}), base)
+    groups = drift_choice.declared(CASES, {"pair": QC[:2]})
+    found = drift_choice.candidates(computed, comparison, groups=groups)
+    assert [c.dimension for c in found] == ["group pair", "B3/QC"]  # 2 of 4 is less likely than 2 of 12
+    assert found[0].declared and found[0].strata == tuple((c, g) for c in QC[:2] for g in ("A", "B"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gate.config.gate_yaml import DecisionConfig, Thresholds
+from gate.config.decision import DecisionConfig
+from gate.config.gate_yaml import Thresholds
 from gate.policy import evidence as decision
 from gate.policy import regressions
 from gate.policy.regressions import PairOutcome

@@ -6,7 +6,7 @@ import asyncio
 
 from test_budget import COUNT, _case
 
-from gate.config.gate_yaml import DecisionConfig
+from gate.config.decision import DecisionConfig
 from gate.net.retry import Reachability, RetryPolicy, with_retries
 from gate.policy.outage import unavailable
 from gate.runner.base import AgentError

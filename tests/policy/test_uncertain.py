@@ -8,7 +8,7 @@ from typing import Any
 
 from gate.baseline.store import Acceptance
 from gate.case import Case
-from gate.config.gate_yaml import DecisionConfig
+from gate.config.decision import DecisionConfig
 from gate.policy import uncertain
 from gate.policy.thresholds import Level, verdict_of
 from gate.scoring.comparison import Comparison
