@@ -18,7 +18,6 @@ import httpx
 
 from gate.errors import GateError
 from gate.files import safefiles
-from gate.files.filecap import read_event
 from gate.github.annotations import command
 from gate.github.api import DEFAULT_API_URL, ApiError, RetryPolicy, json_body, redact, request
 from gate.github.comment import CommentResult, CommentStatus, upsert_comment
@@ -47,8 +46,8 @@ def pr_from_event(path: str | None) -> int | None:
     if not path:
         return None
     try:
-        event: Any = read_event(path)
-    except (OSError, ValueError):  # too large included: it is not read whole
+        event: Any = safefiles.read_event(path)
+    except (GateError, ValueError):  # too large included: it is not read at all
         return None
     if not isinstance(event, dict):
         return None

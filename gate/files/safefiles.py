@@ -5,9 +5,12 @@ replay file. A pull request brings those names with it, so each one is checked b
   link out of the repository would have its file sent to the agent's endpoint);
 - only a regular file is read: a FIFO or a device (a committed link to /dev/zero) is refused
   before any byte is, and a directory or a dangling link is named as such;
-- its size, from ``fstat`` of the opened file, is within a limit before its content is read.
+- its size, from ``fstat`` of the opened file, is within a limit before its content is read, and
+  the read stops once past the limit, so a file that grows meanwhile is held to it too.
 
-Each problem is a GateError naming the file, the reference and what was expected (exit 2).
+The Actions event file and each record of a trajectory file are held to limits of their own here.
+Each problem is a GateError naming the file, the reference and what was expected (exit 2); a file
+or a record over its limit is the one :class:`TooLarge`.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ import errno
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from gate.errors import GateError
+from gate.files import safejson
 
 MiB = 1024 * 1024
 TEXT_LIMIT = 16 * MiB
@@ -29,6 +33,11 @@ DOCUMENT_LIMIT = 256 * MiB
 """A JSON document read whole (the baseline, shard results, an agent's program for its identity)."""
 STREAM_LIMIT = 4096 * MiB
 """A JSONL recording read a record at a time (the replay file, `gate eval`'s trajectories)."""
+RECORD_LIMIT = 32 * MiB
+"""One record (line) of such a recording: an agent's answer is read up to gate.net.body.OUTPUT_CAP."""
+EVENT_LIMIT = 25 * MiB
+"""The Actions event file (``GITHUB_EVENT_PATH``): GitHub caps a webhook payload at 25 MB, so a
+larger file is not one of its events."""
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -39,6 +48,19 @@ def _prefix(what: str, reference: str | None) -> str:
     if reference is not None:
         return f"{what} {reference!r}: "  # repr: a control character in it shows, not vanishes
     return "" if what == "file" else f"{what}: "
+
+
+class TooLarge(GateError):
+    """A file, or one record of it, over its limit: the message names what, and the limit in bytes,
+    with the size when it is known (a read that stops just past the limit does not learn it)."""
+
+    def __init__(self, named: str, limit: int, *, size: int | None = None, shown: str = "",
+                 where: str | None = None) -> None:
+        self.limit = limit
+        if size is None:
+            super().__init__(f"{named}more than the {limit:,} bytes allowed{shown}", where=where)
+        else:
+            super().__init__(f"{named}{size:,} bytes{shown}, more than the {limit:,} allowed", where=where)
 
 
 def _shown(path: Path, where: str | None) -> str:
@@ -91,8 +113,7 @@ def _check(fd: int, path: Path, limit: int, what: str, reference: str | None, wh
         raise GateError(f"{_prefix(what, reference)}{kind}{_shown(path, where)}; expected a regular file",
                         where=place)
     if info.st_size > limit:
-        raise GateError(f"{_prefix(what, reference)}{info.st_size:,} bytes{_shown(path, where)}, more than the "
-                        f"{limit:,} allowed", where=place)
+        raise TooLarge(_prefix(what, reference), limit, size=info.st_size, shown=_shown(path, where), where=place)
     return info.st_size
 
 
@@ -109,9 +130,8 @@ def read_bytes(path: Path, *, what: str = "file", limit: int = TEXT_LIMIT, refer
         while chunk := os.read(fd, max(size + 1 - got, MiB)):
             chunks.append(chunk)
             got += len(chunk)
-            if got > limit:
-                raise GateError(f"{_prefix(what, reference)}grew past the {limit:,} bytes allowed{_shown(path, where)}",
-                                where=where or str(path))
+            if got > limit:  # it grew since fstat
+                raise TooLarge(_prefix(what, reference), limit, shown=_shown(path, where), where=where or str(path))
     except OSError as exc:
         raise GateError(f"{_prefix(what, reference)}cannot read: {exc.strerror}", where=where or str(path)) from None
     finally:
@@ -130,3 +150,20 @@ def open_stream(path: Path, *, what: str = "file", limit: int = STREAM_LIMIT, re
     except BaseException:
         os.close(fd)
         raise
+
+
+def read_record(stream: BinaryIO, *, where: str, what: str = "trajectory record",
+                limit: int = RECORD_LIMIT) -> bytes:
+    """The next line of ``stream`` (b"" at its end); :class:`TooLarge` at ``where`` when it runs past
+    ``limit`` bytes, read no further than that: a line without end could be the whole disk."""
+    line = stream.readline(limit + 1)
+    if len(line) > limit:
+        raise TooLarge(_prefix(what, None), limit, where=where)
+    return line
+
+
+def read_event(path: str) -> Any:
+    """The JSON of the Actions event file at ``path``: :class:`TooLarge` over EVENT_LIMIT (checked
+    before a byte is read), another GateError when it cannot be read, a ValueError when it is not
+    JSON."""
+    return safejson.loads(read_bytes(Path(path), what="the event file (GITHUB_EVENT_PATH)", limit=EVENT_LIMIT))

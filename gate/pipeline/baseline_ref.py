@@ -18,7 +18,7 @@ from gate.baseline import store as baseline_mod
 from gate.baseline.diff import diff
 from gate.baseline.store import Baseline
 from gate.errors import GateError
-from gate.files.filecap import TooLarge, read_event
+from gate.files.safefiles import TooLarge, read_event
 from gate.pipeline import base_bar
 from gate.policy.thresholds import Finding, Level
 
@@ -31,9 +31,9 @@ def _pr_sha(env: Mapping[str, str], side: str) -> str | None:
     try:
         event = read_event(env["GITHUB_EVENT_PATH"])
         sha = event["pull_request"][side]["sha"]
-    except TooLarge as exc:  # not read whole: GitHub never writes one that large
-        raise GateError(f"the event file (GITHUB_EVENT_PATH) is {exc}", where=env["GITHUB_EVENT_PATH"]) from None
-    except (OSError, ValueError, KeyError, TypeError):
+    except TooLarge:  # not read at all: GitHub never writes one that large
+        raise
+    except (GateError, ValueError, KeyError, TypeError):
         return None
     return sha if isinstance(sha, str) and sha else None
 

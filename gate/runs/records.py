@@ -14,7 +14,6 @@ from pydantic import ValidationError
 from gate.errors import GateError, did_you_mean
 from gate.files import safefiles, safejson
 from gate.files.atomic import write_text
-from gate.files.filecap import MAX_RECORD_BYTES, TooLarge
 from gate.files.spool import TextSpool
 from gate.files.yamlio import first_problem
 from gate.trajectory import Group, Trajectory
@@ -79,9 +78,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
     number = 0
     try:
         with safefiles.open_stream(path, what="trajectory file") as handle:
-            for raw in iter(lambda: handle.readline(MAX_RECORD_BYTES + 1), b""):
-                if len(raw) > MAX_RECORD_BYTES:  # not read on: a line without end could be the whole disk
-                    raise GateError(f"line {number + 1} is {TooLarge(MAX_RECORD_BYTES)}", where=str(path))
+            while raw := safefiles.read_record(handle, where=f"{path}:{number + 1}"):
                 start = len(codecs.BOM_UTF8) if offset == 0 and raw.startswith(codecs.BOM_UTF8) else 0
                 try:
                     text = raw[start:].decode("utf-8")

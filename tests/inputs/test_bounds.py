@@ -4,13 +4,14 @@ message naming what and where, before anything is planned or read whole."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from gate.commands.comment import pr_from_event
 from gate.errors import GateError
-from gate.files.filecap import TooLarge, read_bounded
+from gate.files import safefiles
 from gate.pipeline.baseline_ref import pr_base_sha
 from gate.process.shard import parse_shard
 
@@ -54,8 +55,9 @@ def test_a_2_gb_event_file_is_refused_by_its_size_not_read(tmp_path: Path, monke
     monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole"))
     with pytest.raises(GateError) as raised:
         pr_base_sha({"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event)})
-    assert str(raised.value) == (f"{event}: the event file (GITHUB_EVENT_PATH) is larger than 25 MiB, "
-                                 "the most the gate reads of it")
+    assert isinstance(raised.value, safefiles.TooLarge)
+    assert str(raised.value) == (f"{event}: the event file (GITHUB_EVENT_PATH): 2,147,483,648 bytes, "
+                                 "more than the 26,214,400 allowed")
     assert pr_from_event(str(event)) is None  # the comment step never fails: no number from it
 
 
@@ -69,9 +71,24 @@ def test_a_case_file_of_17_mib_is_refused_by_its_size() -> None:
         2, "gate: error: cases/QC-01.yaml: 17,825,792 bytes, more than the 16,777,216 allowed\n")
 
 
-def test_a_device_without_a_size_is_still_read_only_to_the_bound() -> None:
-    with pytest.raises(TooLarge):
-        read_bounded("/dev/zero", 1024)
+def test_an_event_file_that_is_a_device_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "read", lambda fd, n: pytest.fail("read"))
+    assert pr_base_sha({"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "/dev/zero"}) is None
+    assert pr_from_event("/dev/zero") is None
+
+
+def test_a_file_that_grows_past_its_bound_is_read_only_to_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    grown = _sparse(tmp_path / "event.json", 64 * 1024 * 1024)
+    real_fstat = os.fstat  # the size it had when opened, before it grew
+    monkeypatch.setattr(os, "fstat", lambda fd: os.stat_result((*real_fstat(fd)[:6], 10, *real_fstat(fd)[7:])))
+    read: list[int] = []
+    real_read = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: read.append(len(got := real_read(fd, n))) or got)
+    with pytest.raises(safefiles.TooLarge) as raised:
+        safefiles.read_bytes(grown, what="the event file (GITHUB_EVENT_PATH)", limit=1024)
+    assert str(raised.value) == f"{grown}: the event file (GITHUB_EVENT_PATH): more than the 1,024 bytes allowed"
+    assert sum(read) <= 1024 * 1024  # stopped once past the bound, not read to the end
 
 
 def _sparse(path: Path, size: int) -> Path:
@@ -105,7 +122,7 @@ def test_a_trajectory_line_beyond_the_bound_is_refused_without_reading_on() -> N
         handle.truncate(2 * 1024**3)  # a second line of 2 GB, without end
     result = gate("eval", "--cases", "cases", "--trajectories", "runs.jsonl")
     assert (result.exit_code, result.stderr) == (
-        2, "gate: error: runs.jsonl: line 2 is larger than 32 MiB, the most the gate reads of it\n")
+        2, "gate: error: runs.jsonl:2: trajectory record: more than the 33,554,432 bytes allowed\n")
 
 
 @pytest.mark.parametrize(("agent", "message"), [
