@@ -30,8 +30,9 @@ def _shared(names: set[str]) -> set[str]:
 class SharedFieldNames(Model):
     """An immutable model whose instances share one set of the names of the fields they were given.
 
-    pydantic keeps that set (``model_fields_set``) per instance: 216–472 bytes, over half of what a
-    run's verdict holds (16,700 verdicts at 6,000 cases: ~40 MiB) and a sixth of a loaded case.
+    pydantic keeps that set (``model_fields_set``) per instance: over half of what a run's verdict
+    holds, held for every run until the reports are written, and a good part of a loaded case
+    (benchmarks/README.md (h)).
     Frozen, so nothing adds to a set in place but ``model_copy``, which does it to a copy of its own
     first; the copy then shares too.
     """

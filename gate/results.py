@@ -235,8 +235,8 @@ def _encode(value: Any, level: int = 0) -> str:
 
 
 def _encode_parts(value: Any, level: int, size: int = 1 << 16) -> Iterator[str]:
-    """``_encode(value, level)`` in parts of about ``size`` characters: the metrics of 6,000 cases
-    encoded at once were 15 MiB of pieces and copies beside the text."""
+    """``_encode(value, level)`` in parts of about ``size`` characters: the metrics of a large case
+    set encoded at once held their pieces and copies beside the text."""
     if isinstance(value, str) or value is None:
         yield _encode(value, level)
         return

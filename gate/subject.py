@@ -78,7 +78,7 @@ class Answer:
 
 def prepare_analysers() -> None:
     """Import every analyser, build the Markdown parser and compile the deferred patterns, as the
-    first answers analysed would (about 0.1 s): a run does this while its first agent calls are out,
+    first answers analysed would: a run does this while its first agent calls are out,
     not while answers wait."""
     from gate.text.deferred import compile_deferred
 

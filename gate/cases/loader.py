@@ -165,15 +165,15 @@ def load_cases(root: str | Path, suites: Mapping[str, Sequence[str] | None] | No
     (:class:`GateErrors`), each naming its file and line. ``parsed``: the files' parses kept by
     an earlier load (:mod:`gate.cases.parsed_cases`). ``examples=False``: each case's examples (and notes) are
     validated, then dropped — a run that neither self-tests nor asks the judge never reads them,
-    and they are over half of what a case holds (`gate check` on 6,000 cases: 51 MiB)."""
+    and they are a large share of what a loaded case holds."""
     root = Path(root)
     files = case_files(root)
     if not files:
         raise GateError("no case files (*.yaml) found", where=str(root))
     cases: dict[str, Case] = {}
     # sha256 over each file's relative path and bytes, in that path order: a baseline's freshness
-    # key, hashed as the files are read rather than from all their bytes held to the end (6,000
-    # files: ~30 MB, which stayed in the process's memory as fragments after they were freed)
+    # key, hashed as the files are read rather than from all their bytes held to the end (which
+    # grew with the case set and stayed in the process's memory as fragments after they were freed)
     digest = hashlib.sha256()
     file_digests: dict[str, str] = {}
     found: list[GateError] = []

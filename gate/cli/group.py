@@ -38,9 +38,9 @@ class GateGroup(click.Group):
             return self.main(*args, **kwargs)
         finally:
             # The interpreter's collections at exit scanned every object still alive (the modules'
-            # classes, validators and parsers, a run's cases and verdicts) for nothing: from the
-            # end of a command to the end of the process took 76–98 ms of the demo's cached rerun,
-            # 17–18 ms with them frozen. Frozen objects are left out of those collections.
+            # classes, validators and parsers, a run's cases and verdicts) for nothing, a cost paid
+            # by every process however short its command. Frozen objects are left out of those
+            # collections.
             gc.freeze()
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
@@ -58,8 +58,9 @@ class GateGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         # A gate process keeps what it builds (cases, trajectories, verdicts) until its reports are
-        # written, so the collector's default full passes only rescan a growing live heap: 3 s of a
-        # 6,000-case check. Young objects are collected every 50,000 allocations, old ones rarely.
+        # written, so the collector's default full passes only rescan a growing live heap, a cost
+        # that grows with the case set. Young objects are collected every 50,000 allocations, old
+        # ones rarely.
         collector = gc.get_threshold()
         gc.set_threshold(*COLLECTOR_THRESHOLDS)
         for stream in (sys.stdout, sys.stderr):

@@ -86,8 +86,8 @@ class ChatInputs(AgentInputs):
 
 class ReplayInputs(AgentInputs):
     """The replay file's records, each validated, then (``keep``) kept as its JSON text in a
-    temporary file, the run holding only its place: held in memory, 16,700 records' texts were
-    ~23 MiB. Without ``keep`` (no run follows) they are only read."""
+    temporary file, the run holding only its place: held in memory, the records' texts grew with
+    the recording. Without ``keep`` (no run follows) they are only read."""
 
     def __init__(self, path: Path, *, keep: bool = True) -> None:
         if not path.exists():

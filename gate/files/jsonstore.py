@@ -4,12 +4,12 @@ a crash reads as a miss — and read only from regular files of bounded size.
 
 While agent calls are out (:func:`writing_behind`, which the runner enters for an adapter whose
 calls cost something), every store's entries are written by one background thread: creating,
-writing and renaming a file costs a few hundred microseconds, which on the event loop held back the
-agent calls' answers (two entries per call). Otherwise the caller writes its own: a thread doing
-file I/O beside a busy interpreter slows it (each of its system calls takes the interpreter lock
-back): replaying 6,000 cases took 5–15 % longer with it. An entry handed to the writer is read
-back from memory until it is on disk, so a store never misses what was put into it; :func:`flush`
-waits for the writer, and the interpreter waits for it at exit."""
+writing and renaming a file, on the event loop, held back the agent calls' answers (two entries
+per call). Otherwise the caller writes its own: a thread doing file I/O beside a busy interpreter
+slows it (each of its system calls takes the interpreter lock back), and a replay, which calls
+nothing, took longer with it. An entry handed to the writer is read back from memory until it is
+on disk, so a store never misses what was put into it; :func:`flush` waits for the writer, and the
+interpreter waits for it at exit."""
 
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ def _read_regular(path: Path) -> bytes | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
             return None
         # As much as the file holds, plus one byte to see one that grew since: a read of the cap
-        # allocated a 10 MB buffer for every entry (0.5 ms each). Read from the descriptor: a file
-        # object around it cost as much again as the read (a 1 KB entry: 22 µs, 13 µs without).
+        # allocated a buffer of the cap for every entry. Read from the descriptor: a file object
+        # around it cost about as much again as the read of a small entry.
         chunks: list[bytes] = []
         size, want = 0, info.st_size + 1
         while chunk := os.read(fd, want - size):

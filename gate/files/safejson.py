@@ -137,7 +137,7 @@ def without_surrogates(value: Any) -> Any:
 
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float)
 """One decoder for every document, as ``json.loads`` keeps one for its defaults: given hooks, it
-builds a new decoder and scanner per call, 40 % of the time of a 650-byte trajectory record."""
+builds a new decoder and scanner per call, a large part of the time of a short trajectory record."""
 
 
 def _text(data: str | bytes) -> str:

@@ -34,9 +34,9 @@ def new_client(timeout_s: float, concurrency: int, transport: httpx.AsyncBaseTra
 
 class OnDemandClient:
     """A run's one client, built at its first request: a run whose every answer comes from the cache
-    never builds it (that imports httpcore and anyio, and for https loads the CA bundle: 25–55 ms of
-    a cached rerun's half second). A bad CA bundle or proxy in the environment is then a GateError
-    at the first request, still before anything is sent."""
+    never builds it (that imports httpcore and anyio, and for https loads the CA bundle: a sizeable
+    share of a cached rerun's time, benchmarks/README.md (a)). A bad CA bundle or proxy in the
+    environment is then a GateError at the first request, still before anything is sent."""
 
     def __init__(self, timeout_s: float, concurrency: int, transport: httpx.AsyncBaseTransport | None = None,
                  *, url: str) -> None:

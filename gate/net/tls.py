@@ -1,7 +1,7 @@
 """What an httpx client takes from TLS and the environment: whether a client that only ever talks to
-one URL needs the CA bundle (loading it costs ~50–100 ms a client, and a plain-http URL reached
-without a proxy never uses it), and a clear error when the environment's CA bundle or proxy cannot
-be used."""
+one URL needs the CA bundle (loading it is a noticeable part of a short process's start: see
+benchmarks/README.md, and a plain-http URL reached without a proxy never uses it), and a clear
+error when the environment's CA bundle or proxy cannot be used."""
 
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ never pay for them)."""
 
 
 def import_ahead() -> None:
-    """Import what judging the answers and writing the reports will (0.1–0.2 s here): `gate check`
+    """Import what judging the answers and writing the reports will: `gate check`
     does it while its first agent calls are out, instead of while answers or the reports wait."""
     from gate.subject import prepare_analysers
 

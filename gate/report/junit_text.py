@@ -1,9 +1,9 @@
 """junit-xml's pretty-printed document, written from its element trees without the DOM round trip.
 
 ``junit_xml.to_xml_report_string`` serialises the trees, cleans the text, parses it back into
-``xml.dom.minidom`` and pretty-prints the DOM. At 16,000 testcases the parse is most of the time
-spent on the report, and the DOM holds ~50 MiB. The text below follows the same path character by
-character, and a test holds it to junit-xml's own output on hostile text:
+``xml.dom.minidom`` and pretty-prints the DOM. With thousands of testcases the parse is most of
+the time spent on the report, and the DOM grows with them. The text below follows the same path
+character by character, and a test holds it to junit-xml's own output on hostile text:
 
 - the serialiser writes every non-ASCII character as a reference, so the cleaning reaches only
   the ASCII controls;
@@ -49,7 +49,7 @@ def report_parts(suites: Iterable[Any], time: Decimal) -> Iterator[str]:
     ``time`` the exact ``time`` instead of junit-xml's float sum, in parts: the root, whose counts
     need every suite written first, then each suite's text. Each suite is written and let go before
     the next is taken, so ``suites`` may build them one at a time; their texts wait in a temporary
-    file (16,700 testcases: ~6 MiB), never all in memory."""
+    file, never all in memory."""
     escapes = _attribute_escapes()
     totals = dict.fromkeys(_COUNTS, 0)
     with TextSpool("the JUnit report's suites") as spool:

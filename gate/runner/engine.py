@@ -32,13 +32,12 @@ from gate.verdict import RunVerdict, Status
 JUDGE_AFTER_S = 0.001
 """While other calls are out, an answer is judged this long after it arrives: answers that arrived
 with it, and the requests their freed slots let out, go first. Judged at once, a round of answers
-arriving together held back the next round's requests by all their judging (a tenth of the ideal
-time at concurrency 8)."""
+arriving together held back the next round's requests by all their judging."""
 
 PREPARE_AFTER_S = 0.05
 """The work for the calls' idle time starts this long after the first call goes out: started at
-once, it held the interpreter lock while the first requests were being connected and sent (the
-first round of 80 calls to a local 200 ms agent took 320–360 ms, and 250–320 ms with the delay)."""
+once, it held the interpreter lock while the first requests were being connected and sent, and
+the first round of calls took longer than the agent's latency."""
 
 Key = tuple[str, str, int]
 
@@ -119,8 +118,8 @@ def run_jobs(jobs: list[Job], agent: AgentConfig, *, root: Path, settings: Runne
 async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, policy: RetryPolicy,
                settings: RunnerSettings, inputs: AgentInputs | None, stops: StopRequests | None) -> None:
     # The adapter's inputs depend on the (case, group) pairs only; each request is built on its
-    # job's turn and dropped with it: held for the whole run, 6,000 cases' requests were ~20 MiB
-    # (their messages copied per run).
+    # job's turn and dropped with it: held for the whole run, every run's request (its messages
+    # copied per run) grew with the case set.
     judge, prepare, keep = settings.judge, settings.prepare, settings.keep
     show = auto_enabled() if settings.progress is None else settings.progress
     adapter = build_adapter(agent, root, jobs, policy, settings.transport, inputs)
@@ -190,7 +189,7 @@ async def _run(jobs: list[Job], agent: AgentConfig, root: Path, state: _State, p
 def workers(jobs: list[Job], one: Callable[[Job], Awaitable[None]], concurrency: int) -> list[asyncio.Future[None]]:
     """Tasks taking the jobs in order until none is left: twice the agent's concurrency, so that
     while some judge the answers they got, the others keep every call slot busy. A task per job
-    held ~0.8 KB per pending job (16,700 jobs: 13 MiB) before the first was done."""
+    held memory for every pending job before the first was done."""
     pending = iter(jobs)
 
     async def work() -> None:
@@ -202,7 +201,7 @@ def workers(jobs: list[Job], one: Callable[[Job], Awaitable[None]], concurrency:
 
 def _in_worker_thread(work: Callable[[], None]) -> None:
     """Run ``work`` beside the event loop, which idles while agent calls are out (after
-    PREPARE_AFTER_S); on the loop, the first answer judged imported the analysers (0.1 s) while the
+    PREPARE_AFTER_S); on the loop, the first answer judged imported the analysers while the
     answers that came with it waited. A failure is ignored here: whoever needs the same import meets
     it and reports it."""
     loop = asyncio.get_running_loop()

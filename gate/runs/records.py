@@ -131,8 +131,8 @@ class SpooledRun:
 
 class Spool(TextSpool):
     """Trajectories written to a temporary file as a run finishes them, each kept as a
-    :class:`SpooledRun`: a run of thousands of cases holds their keys, not their answers (about
-    2 KB each), until the trajectory file is written from here."""
+    :class:`SpooledRun`: a run of thousands of cases holds their keys, not their answers, until the
+    trajectory file is written from here."""
 
     def __init__(self) -> None:
         super().__init__("the run's trajectories")
