@@ -54,7 +54,7 @@ def test_a_pilot_run_chooses_and_only_the_runs_after_it_are_tested(tmp_path: Pat
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """One first-round failure earns the dimension a pilot run of each pair; a second failure there
     chooses it; its test reads the rounds after the pilot only."""
-    write_project(tmp_path, monkeypatch, {"confirm_runs": 0, "budget": 5.0})  # 24 more calls: a pilot fits
+    write_project(tmp_path, monkeypatch, {"confirm_runs": 0, "budget": 10.0})  # 54 more calls: a pilot of 6 leaves 8 rounds
     assert invoke("baseline", "update", "--runs")[0] == 0
     calls()
     monkeypatch.setenv("BAD", "B3-QC-01:A:0,B3-QC-02:B:1")
@@ -65,7 +65,7 @@ def test_a_pilot_run_chooses_and_only_the_runs_after_it_are_tested(tmp_path: Pat
     power = json.loads((tmp_path / "gate-results" / "results.json").read_text(encoding="utf-8"))["decision"]["power"]
     assert (power["pilot_calls"], power["power_calls"]) == (6, 12)
     [decision] = power["dimensions"]
-    assert decision["outcome"] == "like-baseline" and decision["rounds"] == 1 and decision["planned_rounds"] == 3
+    assert decision["outcome"] == "like-baseline" and decision["rounds"] == 1 and decision["planned_rounds"] == 8
     assert decision["fresh"] == {"passed": 6, "judged": 6, "uncertain": 0}  # the pilot's failure is not tested
     assert decision["first_round"] == {"passed": 10, "judged": 12, "uncertain": 0}  # the selection runs
     assert "6 on a pilot run of the doubtful dimensions, 6 on more rounds (B3/QC 1 round(s))" in out
@@ -126,7 +126,7 @@ def test_a_declared_group_is_watched_like_a_dimension_and_shares_its_pairs_runs(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A group of two QC cases fails more often than its dimension: it is tested first; the
     dimension after it runs its shared pairs on runs after the group's."""
-    write_project(tmp_path, monkeypatch, {"confirm_runs": 0, "budget": 5.0,
+    write_project(tmp_path, monkeypatch, {"confirm_runs": 0, "budget": 10.0,
                                           "case_groups": {"pair": ["B3-QC-01", "tag:no-such-tag", "B3-QC-02"]}})
     code, out = invoke("validate")
     assert code == 2 and "decision.case_groups.pair: 'tag:no-such-tag' names no case" in out  # it would watch nothing

@@ -27,6 +27,9 @@ PILOT_SHARE = 1 / 3
 """The share of the more rounds' calls the pilot may take: one selection run more of each doubtful
 dimension's pairs sorts a thin drop (3 failures in 12 runs) from noise (1 in 12) far better than
 one round alone, and leaves two thirds for the runs that are tested."""
+TESTED_ROUNDS = 6
+"""The rounds a chosen dimension should still be able to get after the pilot: with fewer, a thin
+drop's test is too weak for a better choice to matter, and the pilot is not made."""
 WEIGHTS = {1: (1.0,), 2: (2 / 3, 1 / 3)}
 """Each chosen dimension's share of the more rounds' alpha, by rank: the second is tested only on
 what the first left of the budget, after the first was decided."""
@@ -120,16 +123,34 @@ def pilot(first: Metrics, comparison: Comparison, settings: DecisionConfig, firs
           regressed: frozenset[Stratum] = frozenset(), spent: int = 0, groups: Groups | None = None) -> list[Stratum]:
     """One selection run more of every pair of each dimension the first round doubts at all, most
     doubtful first, within ``PILOT_SHARE`` of the calls left."""
-    cap = int(PILOT_SHARE * more_calls(settings, first_calls, spent) + 1e-9)
+    calls = more_calls(settings, first_calls, spent)
+    return piloted(candidates(first, comparison, regressed, min_failed=1, groups=groups), calls)
+
+
+def piloted(doubtful: list[Candidate], calls: int) -> list[Stratum]:
+    """The pairs of ``doubtful`` (ranked) a pilot runs with ``calls`` left: none when what it leaves
+    could not give the most doubtful ``TESTED_ROUNDS``."""
+    cap = int(PILOT_SHARE * calls + 1e-9)
+    if not doubtful or (calls - cap) // len(doubtful[0].strata) < TESTED_ROUNDS:
+        return []  # a small budget is better spent testing the first round's choice than improving it
     found: dict[Stratum, None] = {}  # a pair of a dimension and of a group it shares runs with is piloted once
-    for candidate in candidates(first, comparison, regressed, min_failed=1, groups=groups):
+    for candidate in doubtful:
         new = [s for s in candidate.strata if s not in found]
         if len(found) + len(new) <= cap:
             found.update(dict.fromkeys(new))
     return list(found)
 
 
-def chosen(selection: Metrics, comparison: Comparison, regressed: frozenset[Stratum] = frozenset(),
+def chosen(selection: Metrics, comparison: Comparison, available: int, regressed: frozenset[Stratum] = frozenset(),
            groups: Groups | None = None) -> tuple[Candidate, ...]:
-    """The dimensions tested, in order: the most doubtful, then the next (on what the first leaves)."""
-    return tuple(candidates(selection, comparison, regressed, groups=groups)[:max(WEIGHTS)])
+    """The dimensions tested, in order: the most doubtful, then the next (on what the first leaves) —
+    when ``available`` calls could give it ``TESTED_ROUNDS`` after the first's earliest stop (its
+    third round); otherwise the first alone, at the whole level."""
+    return tested(candidates(selection, comparison, regressed, groups=groups), available)
+
+
+def tested(ordered: list[Candidate], available: int) -> tuple[Candidate, ...]:
+    """The first of the ranked candidates, and the second when the calls leave it room (see :func:`chosen`)."""
+    if len(ordered) > 1 and 3 * len(ordered[0].strata) + TESTED_ROUNDS * len(ordered[1].strata) <= available:
+        return tuple(ordered[:2])
+    return tuple(ordered[:1])

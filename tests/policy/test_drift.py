@@ -52,31 +52,36 @@ def test_a_case_the_baseline_never_passed_is_no_reason_to_look_again() -> None:
                                        budget=2.0).chosen] == ["B3/QC"]
 
 
-def test_the_pilot_takes_every_doubtful_dimension_within_a_third_of_the_calls() -> None:
+def test_the_pilot_takes_every_doubtful_dimension_when_the_budget_can_still_test_one() -> None:
     base = _runs(QC + LC + MC, 5)
     first = _runs(QC + LC + MC, 1, {(QC[0], "A", 0), (QC[1], "B", 0), (LC[0], "A", 0)})  # 34 calls
     computed, comparison = _selection(first, base)
-    # 2.5×: 51 more calls, a third is 17: QC's 12 pairs (2 of 12 failed) fit, LC's 10 (1 of 10) no longer
-    assert drift_choice.pilot(computed, comparison, DecisionConfig(budget=2.5), len(first)) == \
-        [(c, g) for c in QC for g in ("A", "B")]
-    wide = drift_choice.pilot(computed, comparison, DecisionConfig(budget=3.0), len(first))  # a third of 68: 22
-    assert sorted({c for c, _ in wide}) == sorted(QC + LC)
-    assert drift_choice.pilot(computed, comparison, DecisionConfig(budget=3.0), len(first), spent=40) == []  # 9
+    # 5×: 136 more calls, a third for the pilot leaves QC (12 pairs) 7 rounds: QC and LC (one failure each) piloted
+    assert sorted({c for c, _ in drift_choice.pilot(computed, comparison, DecisionConfig(budget=5.0), len(first))}) == \
+        sorted(QC + LC)
+    # 2.5×: 51 more calls, the pilot would leave QC 2 rounds: better spent on testing the first round's choice
+    assert drift_choice.pilot(computed, comparison, DecisionConfig(budget=2.5), len(first)) == []
+    assert drift_choice.pilot(computed, comparison, DecisionConfig(budget=5.0), len(first), spent=60) == []
+    assert drift_choice.pilot(*_selection(_runs(QC + LC, 1), base), DecisionConfig(budget=5.0), 22) == []  # no doubt
 
 
 def test_two_dimensions_at_most_the_second_on_what_the_first_leaves() -> None:
     base = _runs(QC + LC + MC, 5)
     first = _runs(QC + LC + MC, 1, {(QC[0], "A", 0), (QC[1], "B", 0), (QC[2], "B", 0), (LC[0], "A", 0),
                                     (LC[1], "B", 0)})  # 34 calls
-    plan = _plan(first, base, budget=2.3)  # 44 more calls
+    plan = _plan(first, base, budget=4.0)  # 102 more calls: QC may stop at its third round, leaving LC 6
     assert [c.dimension for c in plan.chosen] == ["B3/QC", "B3/LC"]
-    assert (plan.available, plan.rounds, plan.budget_calls) == (44, 3, 78)
-    first_leg, second_leg = plan.leg(0, 44), plan.leg(1, 44 - 12)
+    assert (plan.available, plan.rounds, plan.budget_calls) == (102, 8, 136)
+    first_leg, second_leg = plan.leg(0, 102), plan.leg(1, 102 - 36)
     assert first_leg is not None and second_leg is not None
-    assert (first_leg.rounds, second_leg.rounds) == (3, 3)  # LC's 10 pairs on the 32 calls left
+    assert (first_leg.rounds, second_leg.rounds) == (8, 6)  # LC's 10 pairs on the 66 calls QC left
     assert first_leg.level == pytest.approx(0.8 * 0.05 * 2 / 3) and second_leg.level == pytest.approx(0.8 * 0.05 / 3)
     assert plan.leg(1, 9) is None  # not one round of LC left
-    assert _plan(first, base, budget=2.3, power_rounds=2).rounds == 2
+    alone = _plan(first, base, budget=2.3)  # 44: LC could not get 6 rounds after QC's three: QC alone, whole level
+    assert [c.dimension for c in alone.chosen] == ["B3/QC"] and alone.rounds == 3
+    only = alone.leg(0, 44)
+    assert only is not None and only.level == pytest.approx(0.8 * 0.05)
+    assert _plan(first, base, budget=4.0, power_rounds=2).rounds == 2
     assert _plan(first, base, budget=1.0).rounds == 0
 
 
@@ -123,13 +128,13 @@ def _simulate(rng: random.Random, rates: dict[str, list[float]], now: dict[str, 
     passed = {d: [runs(p, 1) for p in ps] for d, ps in now.items()}
     made = dict.fromkeys(now, 1)
     available = drift_choice.more_calls(settings, first_calls, 0)
-    for c in candidates(passed, made, 1):  # the pilot: one selection run more within a third of the calls
-        if sum(len(now[d]) for d, m in made.items() if m == 2) + len(c.strata) <= available // 3:
-            passed[c.dimension] = [x + runs(p, 1) for x, p in zip(passed[c.dimension], now[c.dimension], strict=True)]
-            made[c.dimension] = 2
-    calls = sum(len(now[d]) for d, m in made.items() if m == 2)
-    plan = drift.Plan(tuple(candidates(passed, made, drift_choice.MIN_FAILED)[:2]), available - calls,
-                      settings.alpha, settings.power_rounds, 0)
+    pilot = drift_choice.piloted(candidates(passed, made, 1), available)
+    for d in sorted({d for d, _ in pilot}):  # the pilot: one selection run more of each pair
+        passed[d] = [x + runs(p, 1) for x, p in zip(passed[d], now[d], strict=True)]
+        made[d] = 2
+    calls = len(pilot)
+    plan = drift.Plan(drift_choice.tested(candidates(passed, made, drift_choice.MIN_FAILED), available - calls),
+                      available - calls, settings.alpha, settings.power_rounds, 0)
     remaining = plan.available
     for index in range(len(plan.chosen)):
         leg = plan.leg(index, remaining)
