@@ -19,10 +19,11 @@ import httpx
 from gate.errors import GateError
 from gate.files import safefiles
 from gate.github.annotations import command
-from gate.github.api import DEFAULT_API_URL, ApiError, RetryPolicy, json_body, redact, request
+from gate.github.api import DEFAULT_API_URL, ApiError, github_retries, json_body, redact, request
 from gate.github.comment import CommentResult, CommentStatus, upsert_comment
+from gate.net.retry import RetryPolicy
 
-DEFAULT_POLICY = RetryPolicy()
+DEFAULT_POLICY = github_retries()
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 

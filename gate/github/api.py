@@ -1,4 +1,7 @@
-"""GitHub REST calls with bounded retries: rate limits honoured, server errors backed off.
+"""GitHub REST calls with bounded retries: rate limits honoured, server errors backed off — by the
+shared retry policy (gate.net.retry), to which this client brings only GitHub's own rules: what its
+rate-limit headers ask for (:func:`requested_wait`) and how a request's last error reads
+(:func:`worded_for_github`).
 
 Errors are typed so callers can tell "cannot post here" (a fork's read-only token, a rate limit
 that does not clear) from a misconfiguration. Messages never carry the token.
@@ -7,15 +10,16 @@ that does not clear) from a misconfiguration. Messages never carry the token.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 from gate.files import safejson
 from gate.net.errors import NetError
+from gate.net.retry import GiveUp, RetryPolicy, Stop, retry_blocking
 from gate.net.retryafter import retry_after_seconds
 from gate.redaction.secrets import redact as redact_headers
 from gate.redaction.secrets import remember
@@ -25,35 +29,26 @@ DEFAULT_API_URL = "https://api.github.com"
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How long and how often to retry. ``sleep`` and ``clock`` are injectable for tests."""
-
-    attempts: int = 4
-    """Tries per request, the first included."""
-    backoff_s: float = 1.0
-    """Server errors and network failures wait 1, 2, 4 … times this."""
-    max_wait_s: float = 60.0
-    """A rate limit asking for a longer wait is given up on at once: CI should not stall."""
-    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
-    clock: Callable[[], float] = field(default=time.time, repr=False)
-    deadline: float | None = None
-    """A ``clock`` time after which no retry starts: every request of one command shares it, so an
-    API that accepts connections and never answers cannot stall CI beyond it."""
-
-    def affords(self, wait: float) -> bool:
-        return self.deadline is None or self.clock() + wait < self.deadline
-
-    def backoff(self, attempt: int) -> float:
-        return float(self.backoff_s * 2 ** (attempt - 1))
+def github_retries(*, retries: int = 3, base_s: float = 1.0, max_wait_s: float = 60.0,
+                   deadline: float | None = None, sleep: Callable[[float], None] = time.sleep,
+                   clock: Callable[[], float] = time.time) -> RetryPolicy:
+    """The shared retry policy (gate.net.retry) as the GitHub client uses it: ``retries`` after the
+    first try; server errors and network failures wait 1, 2, 4 … times ``base_s``, exactly (one
+    client, nothing to spread); a rate limit asking for more than ``max_wait_s`` is given up on at
+    once, as CI should not stall; GitHub's rate-limit headers read by :func:`requested_wait`.
+    ``sleep`` and ``clock`` are injectable for tests."""
+    return RetryPolicy(retries=retries, base_s=base_s, cap_s=math.inf, jitter=False, max_wait_s=max_wait_s,
+                       deadline=deadline, rate_limit=requested_wait, final_error=worded_for_github,
+                       sleep_blocking=sleep, clock=clock)
 
 
 class ApiError(NetError):
     """A request GitHub refused for a reason retrying will not fix (401, 404, 422 …): the one error type
     of a failed call (gate.net.errors), its subclasses saying why."""
 
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message, status=status)
+    def __init__(self, message: str, status: int | None = None, *, retryable: bool = False,
+                 response: httpx.Response | None = None) -> None:
+        super().__init__(message, status=status, retryable=retryable, response=response)
 
 
 class Forbidden(ApiError):
@@ -62,6 +57,13 @@ class Forbidden(ApiError):
 
 class RateLimited(ApiError):
     """Still rate limited after the allowed retries, or asked to wait longer than allowed."""
+
+    def __init__(self, message: str, status: int | None = None, *, where: str = "", retryable: bool = False,
+                 response: httpx.Response | None = None) -> None:
+        super().__init__(message, status, retryable=retryable, response=response)
+        self.where = where
+        """The request (``GET /repos/…``) of a response not yet waited out, for the message the rate
+        limit ends with; empty in that final error."""
 
 
 class Unavailable(ApiError):
@@ -129,6 +131,28 @@ def rate_limit_wait(response: httpx.Response, now: float) -> float | None:
     return None
 
 
+def requested_wait(response: httpx.Response, now: float) -> float | None:
+    """GitHub's rate-limit rules as the shared policy's hook: the wait a rate limit (403, 429) asks
+    for by its headers, or a server error's Retry-After; None when the response asks for none."""
+    if response.status_code in (403, 429) or "retry-after" in response.headers:
+        return rate_limit_wait(response, now)
+    return None
+
+
+def worded_for_github(end: GiveUp) -> NetError:
+    """The error a request ends with: a rate limit says why it was not waited out; a server error
+    that the deadline left no time to retry says so; any other failure reads as it came."""
+    error = end.error
+    if isinstance(error, RateLimited) and error.where:
+        if end.stop is Stop.TOO_LONG:
+            return RateLimited(f"{error.where}: rate limited; GitHub asks to wait {end.asked_s:.0f} s, more than "
+                               f"the {end.max_wait_s:.0f} s allowed", error.status)
+        return RateLimited(f"{error.where}: still rate limited after {end.attempts} tries", error.status)
+    if end.stop is Stop.NO_TIME and error.status is not None:
+        return Unavailable(f"{error} (no time left to retry)", error.status)
+    return error
+
+
 def request(
     client: httpx.Client,
     method: str,
@@ -140,38 +164,24 @@ def request(
 ) -> httpx.Response:
     """Send one API request, retrying rate limits and (when safe) server and network errors."""
     where = f"{method} {httpx.URL(url).path}"
-    for attempt in range(1, policy.attempts + 1):
-        last = attempt == policy.attempts
+
+    def attempt() -> httpx.Response:
         try:
             response = client.request(method, url, json=json)
         except httpx.TransportError as exc:
-            if last or not retry_server_errors or not policy.affords(policy.backoff(attempt)):
-                raise Unavailable(f"{where}: {type(exc).__name__}: {redact(str(exc), client)}") from None
-            policy.sleep(policy.backoff(attempt))
-            continue
+            raise Unavailable(f"{where}: {type(exc).__name__}: {redact(str(exc), client)}",
+                              retryable=retry_server_errors) from None
         status = response.status_code
         if status in (403, 429):
-            wait = rate_limit_wait(response, policy.clock())
-            if wait is None:
+            if rate_limit_wait(response, policy.clock()) is None:
                 raise Forbidden(f"{where}: {status} {_message(response, client)}", status)
-            if wait > policy.max_wait_s:
-                raise RateLimited(
-                    f"{where}: rate limited; GitHub asks to wait {wait:.0f} s, more than the "
-                    f"{policy.max_wait_s:.0f} s allowed", status)
-            if last or not policy.affords(wait):
-                raise RateLimited(f"{where}: still rate limited after {attempt} tries", status)
-            policy.sleep(wait)
-            continue
+            raise RateLimited(f"{where}: {status} {_message(response, client)}", status, where=where,
+                              retryable=True, response=response)
         if status >= 500:
-            if last or not retry_server_errors:
-                raise Unavailable(f"{where}: {status} {_message(response, client)}", status)
-            wait = rate_limit_wait(response, policy.clock()) if "retry-after" in response.headers else None
-            pause = min(wait, policy.max_wait_s) if wait is not None else policy.backoff(attempt)
-            if not policy.affords(pause):
-                raise Unavailable(f"{where}: {status} {_message(response, client)} (no time left to retry)", status)
-            policy.sleep(pause)
-            continue
+            raise Unavailable(f"{where}: {status} {_message(response, client)}", status,
+                              retryable=retry_server_errors, response=response)
         if status >= 400:
             raise ApiError(f"{where}: {status} {_message(response, client)}", status)
         return response
-    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    return retry_blocking(attempt, policy)[0]

@@ -21,12 +21,14 @@ from gate.github.api import (
     ApiError,
     Forbidden,
     RateLimited,
-    RetryPolicy,
     Unavailable,
+    github_retries,
     json_body,
     redact,
     request,
 )
+from gate.net.errors import NetError
+from gate.net.retry import RetryPolicy, retry_blocking
 from gate.redaction.secrets import public
 
 DEFAULT_AUTHOR = "github-actions[bot]"
@@ -189,32 +191,47 @@ def _result(status: CommentStatus, data: Any, reason: str) -> CommentResult:
     )
 
 
+class _NotPosted(Unavailable):
+    """A POST of the comment that failed: it may still have been stored, so it is not retried alone."""
+
+
+def _posted_again(error: NetError) -> bool:
+    return isinstance(error, _NotPosted)
+
+
+def _upsert_once(
+    client: httpx.Client, *, api_url: str, repo: str, pr: int, body: str, author: str,
+    policy: RetryPolicy,
+) -> CommentResult:
+    existing = find_comment(client, api_url=api_url, repo=repo, pr=pr, author=author, policy=policy)
+    if existing is not None:
+        if existing.get("body") == body:
+            return _result(CommentStatus.UNCHANGED, existing, "the comment already says this")
+        url = f"{api_url}/repos/{repo}/issues/comments/{existing['id']}"
+        response = request(client, "PATCH", url, policy=policy, json={"body": body})
+        return _result(CommentStatus.UPDATED, json_body(response), "updated in place")
+    try:
+        # Not retried inside: a POST answered with a 5xx may still have been stored, so the
+        # next try looks for it again before posting.
+        response = request(
+            client, "POST", f"{api_url}/repos/{repo}/issues/{pr}/comments",
+            policy=policy, json={"body": body}, retry_server_errors=False,
+        )
+    except Unavailable as exc:
+        raise _NotPosted(str(exc), exc.status) from None
+    return _result(CommentStatus.CREATED, json_body(response), "created")
+
+
 def _upsert(
     client: httpx.Client, *, api_url: str, repo: str, pr: int, body: str, author: str,
     policy: RetryPolicy,
 ) -> CommentResult:
-    for attempt in range(1, policy.attempts + 1):
-        existing = find_comment(client, api_url=api_url, repo=repo, pr=pr, author=author, policy=policy)
-        if existing is not None:
-            if existing.get("body") == body:
-                return _result(CommentStatus.UNCHANGED, existing, "the comment already says this")
-            url = f"{api_url}/repos/{repo}/issues/comments/{existing['id']}"
-            response = request(client, "PATCH", url, policy=policy, json={"body": body})
-            return _result(CommentStatus.UPDATED, json_body(response), "updated in place")
-        try:
-            # Not retried inside: a POST answered with a 5xx may still have been stored, so the
-            # next try looks for it again before posting.
-            response = request(
-                client, "POST", f"{api_url}/repos/{repo}/issues/{pr}/comments",
-                policy=policy, json={"body": body}, retry_server_errors=False,
-            )
-        except Unavailable:
-            if attempt == policy.attempts:
-                raise
-            policy.sleep(policy.backoff(attempt))
-            continue
-        return _result(CommentStatus.CREATED, json_body(response), "created")
-    raise AssertionError("unreachable")  # pragma: no cover
+    """Rounds of find-then-post through the shared policy: only a failed POST starts another round
+    (each request has retried its own failures), after the plain backoff, deadline or not."""
+    rounds = dataclasses.replace(policy, retryable=_posted_again, deadline=None)
+    result, _ = retry_blocking(lambda: _upsert_once(client, api_url=api_url, repo=repo, pr=pr, body=body,
+                                                    author=author, policy=policy), rounds)
+    return result
 
 
 def upsert_comment(
@@ -231,7 +248,7 @@ def upsert_comment(
 
     ``body`` gets the marker if it lacks it and is cut to fit GitHub's limit.
     """
-    policy = policy or RetryPolicy()
+    policy = policy or github_retries()
     if policy.deadline is None:
         policy = dataclasses.replace(policy, deadline=policy.clock() + DEADLINE_S)
     api_url = api_url.rstrip("/")

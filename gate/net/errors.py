@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import httpx
+
 
 class NetError(Exception):
     """One failed call. ``retryable``: a timeout, a lost connection, HTTP 429 or 5xx.
@@ -11,7 +16,8 @@ class NetError(Exception):
     """
 
     def __init__(self, message: str, *, retryable: bool = False, retry_after: float | None = None,
-                 unreachable: bool = False, status: int | None = None) -> None:
+                 unreachable: bool = False, status: int | None = None,
+                 response: httpx.Response | None = None) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.retry_after = retry_after
@@ -20,3 +26,5 @@ class NetError(Exception):
         """No connection could be made (refused, unknown host): nothing is listening there."""
         self.status = status
         """The HTTP status the server answered with, when it answered."""
+        self.response = response
+        """The answer that failed, when a retry policy's hook reads it (GitHub's rate-limit headers)."""

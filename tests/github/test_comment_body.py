@@ -7,7 +7,7 @@ import time
 import httpx
 import pytest
 
-from gate.github.api import RetryPolicy, rate_limit_wait, redact
+from gate.github.api import github_retries, rate_limit_wait, redact
 from gate.github.comment import COMMENT_MARKER, CommentStatus, fit_body, upsert_comment, with_marker
 
 
@@ -75,7 +75,7 @@ def test_network_failure_is_skipped_with_the_token_redacted() -> None:
     waited: list[float] = []
     with httpx.Client(transport=httpx.MockTransport(refuse), headers={"Authorization": f"Bearer {token}"}) as client:
         result = upsert_comment(client, api_url="https://api.github.com/", repo="o/r", pr=1, body="x",
-                                policy=RetryPolicy(sleep=waited.append))
+                                policy=github_retries(sleep=waited.append))
     assert result.status is CommentStatus.SKIPPED and not result.posted
     assert result.reason == ("GET /repos/o/r/issues/1/comments: ConnectError: cannot connect (auth ***); "
                              "the gate's verdict stands")
@@ -115,7 +115,7 @@ def test_a_malformed_pagination_link_is_an_error_not_a_traceback() -> None:
     import httpx
     import pytest
 
-    from gate.github.api import ApiError, RetryPolicy
+    from gate.github.api import ApiError, github_retries
     from gate.github.comment import find_comment
 
     def reply(request: httpx.Request) -> httpx.Response:
@@ -124,13 +124,13 @@ def test_a_malformed_pagination_link_is_an_error_not_a_traceback() -> None:
     client = httpx.Client(transport=httpx.MockTransport(reply))
     with pytest.raises(ApiError, match="pagination link is malformed"):
         find_comment(client, api_url="https://api.github.com", repo="o/r", pr=1, author="bot",
-                     policy=RetryPolicy(attempts=1))
+                     policy=github_retries(retries=0))
 
 
 def test_an_api_that_never_answers_is_given_up_within_the_deadline() -> None:
     import httpx
 
-    from gate.github.api import RetryPolicy
+    from gate.github.api import github_retries
     from gate.github.comment import DEADLINE_S, CommentStatus, upsert_comment
 
     now = [1000.0]
@@ -141,8 +141,8 @@ def test_an_api_that_never_answers_is_given_up_within_the_deadline() -> None:
         now[0] += 30.0  # each request waits out its 30 s read timeout
         raise httpx.ReadTimeout("timed out", request=request)
 
-    policy = RetryPolicy(attempts=10, backoff_s=1.0, sleep=lambda s: now.__setitem__(0, now[0] + s),
-                         clock=lambda: now[0])
+    policy = github_retries(retries=9, base_s=1.0, sleep=lambda s: now.__setitem__(0, now[0] + s),
+                            clock=lambda: now[0])
     client = httpx.Client(transport=httpx.MockTransport(hang))
     result = upsert_comment(client, api_url="https://api.github.com", repo="o/r", pr=1, body="## hi",
                             policy=policy)

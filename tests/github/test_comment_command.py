@@ -310,7 +310,7 @@ def test_a_token_echoed_in_a_long_github_error_leaves_no_prefix() -> None:
         client = httpx.Client(transport=httpx.MockTransport(reply), headers=api.headers(token),
                               base_url="https://api.example")
         try:
-            api.request(client, "GET", "/repos/o/r/issues/1/comments", policy=api.RetryPolicy(attempts=1))
+            api.request(client, "GET", "/repos/o/r/issues/1/comments", policy=api.github_retries(retries=0))
         except api.ApiError as exc:
             message = str(exc)
         else:  # pragma: no cover

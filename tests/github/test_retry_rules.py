@@ -8,15 +8,14 @@ import httpx
 import pytest
 
 from gate.github import api
-from gate.github.api import RetryPolicy
 from gate.github.comment import CommentStatus, upsert_comment
+from gate.net.retry import RetryPolicy
 
 NOW = 1000.0
 
 
 def _policy(waited: list[float], *, retries: int = 3, base_s: float = 1.0, deadline: float | None = None) -> RetryPolicy:
-    return api.RetryPolicy(attempts=retries + 1, backoff_s=base_s, deadline=deadline, sleep=waited.append,
-                           clock=lambda: NOW)
+    return api.github_retries(retries=retries, base_s=base_s, deadline=deadline, sleep=waited.append, clock=lambda: NOW)
 
 
 def _answers(*responses: httpx.Response | type[httpx.TransportError]) -> Callable[[httpx.Request], httpx.Response]:
