@@ -66,7 +66,7 @@ class GiveUp:
     """An attempt got an answer from the server (not only refused connections)."""
 
 
-def _as_is(error: NetError) -> bool:
+def _marked_retryable(error: NetError) -> bool:
     return error.retryable
 
 
@@ -102,7 +102,7 @@ class RetryPolicy:
     cut to it."""
     deadline: float | None = None
     """A ``clock`` time after which no retry starts: the requests of one command may share it."""
-    retryable: Callable[[NetError], bool] = _as_is
+    retryable: Callable[[NetError], bool] = _marked_retryable
     """Which failures are tried again (default: those the client marked retryable)."""
     rate_limit: Callable[[httpx.Response, float], float | None] | None = field(default=None, repr=False)
     """A client's reading of a failed response (and the ``clock`` time): the wait it asks for, or
@@ -134,10 +134,10 @@ class RetryPolicy:
     def delay(self, attempt: int, error: NetError) -> float:
         """Seconds before retry number ``attempt`` (1-based): the wait asked for (at most
         ``max_wait_s``) if there is one, else the backoff."""
-        asked = self.asked_wait(error)
-        if asked is not None:
-            return min(max(asked, 0.0), self.max_wait_s)
-        return self.backoff(attempt)
+        return self._wait(attempt, self.asked_wait(error))
+
+    def _wait(self, attempt: int, asked: float | None) -> float:
+        return min(max(asked, 0.0), self.max_wait_s) if asked is not None else self.backoff(attempt)
 
     def affords(self, wait: float) -> bool:
         """Whether a wait of ``wait`` seconds ends before the deadline."""
@@ -160,7 +160,7 @@ class RetryPolicy:
             return stop(Stop.TOO_LONG, asked)
         if exhausted:
             return stop(Stop.EXHAUSTED, asked)
-        wait = min(max(asked, 0.0), self.max_wait_s) if asked is not None else self.backoff(attempt)
+        wait = self._wait(attempt, asked)
         return wait if self.affords(wait) else stop(Stop.NO_TIME, asked)
 
 
