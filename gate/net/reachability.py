@@ -11,8 +11,8 @@ from gate.net.errors import NetError
 class Reachability:
     """Whether anything listens at a run's endpoint, as its calls find out. Once ``limit`` calls have
     each found nothing listening on every attempt, and no call ever reached the endpoint, the rest
-    are not sent: each would only wait out its retries to say the same (the demo's 167 calls to an
-    agent that was never started took ~45 s to end in "unavailable"; 420 judge samples, minutes)."""
+    are not sent: each would only wait out its retries to say the same (a run's calls to an agent
+    that was never started would all wait out their retries before it ended in "unavailable")."""
 
     limit: int = 3
     reached: bool = False
