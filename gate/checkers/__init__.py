@@ -1,4 +1,4 @@
-"""The one table of checkers: namespaced id → checker, alphabetical. CLI and README read it too."""
+"""The one table of checkers: namespaced id → checker, alphabetical. The CLI and docs/checkers.md read it too."""
 
 from __future__ import annotations
 

@@ -159,7 +159,7 @@ def merge_command(files: tuple[str, ...], config_path: str | None, baseline_path
 
 
 @main.command("checkers")
-@click.option("--markdown", is_flag=True, help="Print the README's checker table.")
+@click.option("--markdown", is_flag=True, help="Print the checker table of docs/checkers.md.")
 def checkers_command(markdown: bool) -> None:
     """List the registered checkers and their parameters."""
     from gate.commands.checkers import checker_table

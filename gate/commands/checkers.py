@@ -1,4 +1,4 @@
-"""Documentation generated from the checker table, so the README cannot drift from the code."""
+"""Documentation generated from the checker table, so docs/checkers.md cannot drift from the code."""
 
 from __future__ import annotations
 
