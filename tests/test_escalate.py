@@ -28,6 +28,19 @@ def _power(project: Path) -> dict:
     return document["decision"]["power"]
 
 
+def _check_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, decision: dict[str, object],
+                bad: str) -> tuple[int, str, list[tuple[str, str, int]], dict]:
+    """A project with ``decision``, its baseline recorded, then a check whose ``bad`` runs fail:
+    the exit code, the output, the calls it made and results.json's ``decision.power``."""
+    write_project(tmp_path, monkeypatch, decision)
+    assert invoke("baseline", "update", "--runs")[0] == 0
+    calls()
+    monkeypatch.setenv("BAD", bad)
+    code, out = invoke("check")
+    power = json.loads((tmp_path / "gate-results" / "results.json").read_text(encoding="utf-8"))["decision"]["power"]
+    return code, out, calls(), power
+
+
 FIRST_ROUND_DOUBT = "B3-QC-01:A:0,B3-QC-02:B:0"
 """Two of the six first-round runs fail: enough doubt for more rounds."""
 
@@ -54,15 +67,11 @@ def test_a_pilot_run_chooses_and_only_the_runs_after_it_are_tested(tmp_path: Pat
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """One first-round failure earns the dimension a pilot run of each pair; a second failure there
     chooses it; its test reads the rounds after the pilot only."""
-    write_project(tmp_path, monkeypatch, {"confirm_runs": 0, "budget": 10.0})  # 54 more calls: a pilot of 6 leaves 8 rounds
-    assert invoke("baseline", "update", "--runs")[0] == 0
-    calls()
-    monkeypatch.setenv("BAD", "B3-QC-01:A:0,B3-QC-02:B:1")
-    code, out = invoke("check")
+    # 54 more calls: a pilot of 6 leaves 8 rounds
+    code, out, made, power = _check_with(tmp_path, monkeypatch, {"confirm_runs": 0, "budget": 10.0},
+                                         "B3-QC-01:A:0,B3-QC-02:B:1")
     assert code == 0, out
-    made = calls()
     assert len(made) == 18 and [run for _, _, run in made[6:]] == [1] * 6 + [2] * 6
-    power = json.loads((tmp_path / "gate-results" / "results.json").read_text(encoding="utf-8"))["decision"]["power"]
     assert (power["pilot_calls"], power["power_calls"]) == (6, 12)
     [decision] = power["dimensions"]
     assert decision["outcome"] == "like-baseline" and decision["rounds"] == 1 and decision["planned_rounds"] == 8
@@ -110,15 +119,10 @@ def test_a_shard_makes_no_more_rounds(project: Path, monkeypatch: pytest.MonkeyP
 
 def test_no_more_rounds_once_a_pair_is_found_regressed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The gate fails on the regressed pair already: no pilot, no more rounds, only its confirm reruns."""
-    write_project(tmp_path, monkeypatch, {"confirm_runs": 4, "budget": 5.0})
-    assert invoke("baseline", "update", "--runs")[0] == 0
-    calls()
-    monkeypatch.setenv("BAD", "B3-QC-01:A:*,B3-QC-02:B:0")
-    code, out = invoke("check")
+    code, out, made, power = _check_with(tmp_path, monkeypatch, {"confirm_runs": 4, "budget": 5.0},
+                                         "B3-QC-01:A:*,B3-QC-02:B:0")
     assert code == 1, out
-    made = calls()
     assert {(c, g) for c, g, run in made if run > 0} == {("B3-QC-01", "A"), ("B3-QC-02", "B")}  # confirm reruns only
-    power = json.loads((tmp_path / "gate-results" / "results.json").read_text(encoding="utf-8"))["decision"]["power"]
     assert (power["pilot_calls"], power["power_calls"], power["dimensions"]) == (0, 0, [])
 
 
