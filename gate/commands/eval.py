@@ -19,6 +19,7 @@ from gate.process.budget import DEFAULT_BUDGET_S
 from gate.process.interrupts import stop_requests
 from gate.redaction.sanitize import one_line
 from gate.report.table import verdict_table
+from gate.report.wording import finding_json, message_of
 from gate.results import results_head, results_text
 from gate.runs.records import iter_trajectories
 from gate.scoring import metrics as metrics_mod
@@ -55,14 +56,14 @@ def run_eval(cases_dir: Path, trajectories: Path, json_out: str | None,
                          interrupted=interrupted)
         findings = [f for f in decided.findings if f.rule != "no-baseline"]  # eval never has one
         for finding in findings:
-            click.echo(f"[{finding.level.value}] {one_line(finding.message)}")
+            click.echo(f"[{finding.level.value}] {one_line(message_of(finding))}")
         if json_out:
             extra: dict[str, object] = {"consistency": consistency.as_json() if consistency else None,
                                         "verdict": verdict_of(findings, config.fail_on, interrupted=interrupted)}
             if interrupted:
                 extra["interrupted"] = True
             head = results_head(cases_digest=case_set.digest, metrics=computed.as_json(),
-                                findings=[f.as_json() for f in findings], passed=decided.passed, extra=extra)
+                                findings=[finding_json(f) for f in findings], passed=decided.passed, extra=extra)
             write_text(json_out, results_text(head, verdicts))
             click.echo(f"results written to {json_out}")
     if interrupted:

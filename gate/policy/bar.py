@@ -16,6 +16,7 @@ from typing import Any
 
 from gate.case import Case, Constraint
 from gate.config.gate_yaml import GateConfig, Thresholds
+from gate.policy.reasons import Said
 from gate.policy.thresholds import FAIL_ON, Finding, Level, rank
 
 RULE = "bar-lowered"
@@ -122,9 +123,9 @@ def effective(after: GateConfig, before: GateConfig) -> GateConfig:
 def findings(lowered: list[str], ref: str, *, acknowledged: bool) -> list[Finding]:
     """A red line per lowering (whatever ``fail_on`` says), or a listed warning once acknowledged."""
     if acknowledged:
-        return [Finding(level=Level.WARNING, rule=RULE, message=f"acknowledged: this change lowers the bar of {ref}: {item}")
+        return [Finding(level=Level.WARNING, rule=RULE, reason=Said(f"acknowledged: this change lowers the bar of {ref}: {item}"))
                 for item in lowered]
     return [Finding(level=Level.RED_LINE, rule=RULE, outcome="fail",
-                    message=f"this change lowers the bar of {ref}: {item} — the base's bar applies; a maintainer "
-                    "acknowledges a deliberate lowering (--accept-lowered-bar, e.g. from a label)")
+                    reason=Said(f"this change lowers the bar of {ref}: {item} — the base's bar applies; a maintainer "
+                    "acknowledges a deliberate lowering (--accept-lowered-bar, e.g. from a label)"))
             for item in lowered]

@@ -20,6 +20,7 @@ from typing import Literal
 
 from gate.case import Case
 from gate.config.decision import DecisionConfig
+from gate.policy.reasons.lines import Settled
 from gate.policy.thresholds import Finding, Level, at_least
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import GroupMetrics, Metrics
@@ -99,10 +100,7 @@ def settle(findings: list[Finding], metrics: Metrics, comparison: Comparison, ca
         if any(p is None or p <= settings.alpha for p in p_values):
             settled.append(finding)
             continue
-        tests = ", ".join(f"{g} p = {p:.3g}" for g, p in zip(groups, p_values, strict=True))
-        shown = finding.message.split(" — inconclusive")[0].split(" — ")[0]
-        said = ("within the baseline's noise" if standing == "met" else
-                "undecided on the base too — a known open question, not this change's")
-        settled.append(finding.model_copy(update={
-            "level": Level.INFO, "outcome": None, "message": f"{shown} — {said} (no drop from the baseline: {tests})"}))
+        tests = tuple((g, p) for g, p in zip(groups, p_values, strict=True) if p is not None)
+        reason = Settled(line=finding.reason, standing=standing, tests=tests)
+        settled.append(finding.model_copy(update={"level": Level.INFO, "outcome": None, "reason": reason}))
     return settled

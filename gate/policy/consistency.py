@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gate.formats.percent import percent
+from gate.policy.reasons import Said
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.consistency import ConsistencyReport
 from gate.scoring.repeats import rounded
@@ -24,18 +25,18 @@ def consistency_findings(report: ConsistencyReport) -> list[Finding]:
             if level is not None:
                 overall = rounded(data.overall)
                 found.append(Finding(level=level, rule="consistency", case_id=case.case_id, group=group, value=overall,
-                                     message=f"{case.case_id} ({group}): consistency {percent(overall)} "
-                                     f"is below the case's {_line(level)} line"))
+                                     reason=Said(f"{case.case_id} ({group}): consistency {percent(overall)} "
+                                     f"is below the case's {_line(level)} line")))
         level = _LEVEL.get(case.gain_status or "")
         if level is not None:
             gain = rounded(case.gain)
             found.append(Finding(level=level, rule="stability-gain", case_id=case.case_id, value=gain,
-                                 message=f"{case.case_id}: skill stability gain B − A = {percent(gain)} "
-                                 f"is below the case's {_line(level)} line"))
+                                 reason=Said(f"{case.case_id}: skill stability gain B − A = {percent(gain)} "
+                                 f"is below the case's {_line(level)} line")))
     for curve in sorted(report.curves, key=lambda c: c.case_id):
         level = _LEVEL.get(curve.status or "")
         if level is not None:
             why = "; ".join(curve.breaks) or f"B gain on the hardest task {percent(rounded(curve.hardest_gain))}"
             found.append(Finding(level=level, rule="degradation-curve", case_id=curve.case_id,
-                                 message=f"{curve.case_id}: consistency degradation curve — {why}"))
+                                 reason=Said(f"{curve.case_id}: consistency degradation curve — {why}")))
     return found

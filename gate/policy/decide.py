@@ -12,6 +12,7 @@ from gate.config.decision import DecisionConfig
 from gate.config.gate_yaml import Thresholds
 from gate.policy import baseline_noise, drift, never, outage, power_notes, regressions, uncertain
 from gate.policy import evidence as decision
+from gate.policy.reasons import Said
 from gate.policy.thresholds import Finding, Level, gate_passed, sort_findings
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import Comparison
@@ -50,7 +51,7 @@ def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metr
     findings += uncertain.findings(cases, verdicts, comparison, settings)
     if partial:
         findings.append(Finding(level=Level.INFO, rule="shard",
-                                message="thresholds are enforced on the merged result (`gate merge`)"))
+                                reason=Said("thresholds are enforced on the merged result (`gate merge`)")))
     else:
         measured = frozenset(dimension_key(cases[c.case_id]) for c in (consistency.cases if consistency else ()))
         lines = decision.line_findings(computed, thresholds, settings, measured)
@@ -76,7 +77,7 @@ def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metr
         findings = [f for f in findings if f.rule not in outage.OUTAGE_HIDES] + [unavailable]
     if interrupted:
         findings.append(Finding(level=Level.RED_LINE, rule="interrupted",
-                                message="the run was interrupted: results are partial and never pass"))
+                                reason=Said("the run was interrupted: results are partial and never pass")))
     findings = sort_findings(findings)
     passed = gate_passed(findings, fail_on) and not interrupted
     if power is not None:

@@ -24,6 +24,7 @@ from gate.config.decision import DecisionConfig
 from gate.config.gate_yaml import Thresholds
 from gate.formats.percent import percent
 from gate.formats.rates import pct, points_span, rate_evidence
+from gate.policy.reasons import Said
 from gate.policy.regressions import PairDecision, PairOutcome
 from gate.policy.thresholds import Finding, Level, at_least, dimension_findings, error_findings, threshold_findings
 from gate.scoring.comparison import Comparison
@@ -66,10 +67,10 @@ class _Decider:
         evidence = rate_evidence(m, self.confidence)
         if not at_least(interval[1], line):
             return Finding(level=level, outcome="fail", **common,
-                           message=f"{what} {evidence} is below the {pct(line)} line")
+                           reason=Said(f"{what} {evidence} is below the {pct(line)} line"))
         if not at_least(rate, line):
-            return self.inconclusive(**common, message=f"{what} {evidence} vs the {pct(line)} line — "
-                                     f"inconclusive: {self.needed(m, line)}")
+            return self.inconclusive(**common, reason=Said(f"{what} {evidence} vs the {pct(line)} line — "
+                                     f"inconclusive: {self.needed(m, line)}"))
         return None
 
     def delta(self, dimension: str, metrics: Metrics, thresholds: Thresholds) -> Finding | None:
@@ -85,15 +86,15 @@ class _Decider:
         common = {"dimension": dimension, "value": delta, "interval": interval}
         if not at_least(high, red):
             return Finding(level=Level.RED_LINE, outcome="fail", rule="red-line-delta", threshold=red, **common,
-                           message=f"{dimension}: {evidence} < {red * 100:+.0f} pts — the skill must be fixed")
+                           reason=Said(f"{dimension}: {evidence} < {red * 100:+.0f} pts — the skill must be fixed"))
         if not at_least(high, line):
             return Finding(level=Level.ERROR, outcome="fail", rule="min-delta", threshold=line, **common,
-                           message=f"{dimension}: {evidence} < {line * 100:+.0f} pts")
+                           reason=Said(f"{dimension}: {evidence} < {line * 100:+.0f} pts"))
         for rule, limit in (("red-line-delta", red), ("min-delta", line)):
             if not at_least(delta, limit):
                 return self.inconclusive(rule=rule, threshold=limit, **common,
-                                         message=f"{dimension}: {evidence} vs the {limit * 100:+.0f} pts line — "
-                                         "inconclusive: more runs of these cases would decide it")
+                                         reason=Said(f"{dimension}: {evidence} vs the {limit * 100:+.0f} pts line — "
+                                         "inconclusive: more runs of these cases would decide it"))
         return None
 
 
@@ -181,10 +182,10 @@ def dimension_regressions(metrics: Metrics, comparison: Comparison, settings: De
                   "value": m.case_pass_rate, "threshold": base_rate, "p_value": float(f"{p:.4g}")}
         if reject:
             found.append(Finding(level=Level.ERROR, outcome="fail", **common,
-                                 message=message + f" ≤ {settings.alpha / k:.3g})"))
+                                 reason=Said(message + f" ≤ {settings.alpha / k:.3g})")))
         else:
-            found.append(decider.inconclusive(**common, message=message + f"; {settings.alpha / k:.3g} needed) — "
-                                              "inconclusive"))
+            found.append(decider.inconclusive(**common, reason=Said(message + f"; {settings.alpha / k:.3g} needed) — "
+                                              "inconclusive")))
     return found
 
 
@@ -197,7 +198,7 @@ def _point_dimension_regressions(metrics: Metrics, comparison: Comparison) -> li
             if before is not None and now is not None and not at_least(now, before):
                 found.append(Finding(level=Level.ERROR, rule="dimension-regression", dimension=dimension,
                                      group=group, value=now, threshold=before,
-                                     message=f"{dimension} ({group}): pass rate {percent(now)} fell below the baseline's {percent(before)}"))
+                                     reason=Said(f"{dimension} ({group}): pass rate {percent(now)} fell below the baseline's {percent(before)}")))
     return found
 
 
@@ -218,7 +219,7 @@ def pair_findings(decisions: list[PairDecision], metrics: Metrics, settings: Dec
                 message = f"{d.case_id} ({d.group}) passed in the baseline and fails now ({evidence}){blame}"
             else:
                 message = f"{d.case_id} ({d.group}): {evidence}{test}{blame}"
-            found.append(Finding(level=Level.ERROR, outcome="fail", **common, message=message))
+            found.append(Finding(level=Level.ERROR, outcome="fail", **common, reason=Said(message)))
         elif d.outcome is PairOutcome.INCONCLUSIVE:
             if d.baseline.judged < settings.baseline_runs:
                 more = (f"record the baseline from more runs (`gate baseline update` records "
@@ -227,12 +228,12 @@ def pair_findings(decisions: list[PairDecision], metrics: Metrics, settings: Dec
                 more = f"about {d.runs_needed} more runs would decide it (more `decision.confirm_runs`)"
             else:
                 more = "more runs than a check makes would decide it: watch it on the base branch"
-            found.append(decider.inconclusive(**common, message=f"{d.case_id} ({d.group}): {evidence}{test}) — "
-                                              f"inconclusive: {more}"))
+            found.append(decider.inconclusive(**common, reason=Said(f"{d.case_id} ({d.group}): {evidence}{test}) — "
+                                              f"inconclusive: {more}")))
         else:
             found.append(Finding(level=Level.INFO, rule="regression-cleared", case_id=d.case_id, group=d.group,
                                  p_value=common["p_value"],
-                                 message=f"{d.case_id} ({d.group}): {evidence} — within the baseline's noise, not a regression"))
+                                 reason=Said(f"{d.case_id} ({d.group}): {evidence} — within the baseline's noise, not a regression")))
     return found
 
 
@@ -240,17 +241,17 @@ def baseline_notes(comparison: Comparison) -> list[Finding]:
     """What the reader must know about the baseline itself."""
     if not comparison.present:
         return [Finding(level=Level.INFO, rule="no-baseline",
-                        message="no baseline yet: nothing to compare with — `gate baseline update` records one from fresh runs")]
+                        reason=Said("no baseline yet: nothing to compare with — `gate baseline update` records one from fresh runs"))]
     found: list[Finding] = []
     if comparison.stale:
         found.append(Finding(level=Level.WARNING, rule="stale-baseline",
-                             message="the baseline was recorded on a different case set (cases_digest changed) — update it with `gate baseline update`"))
+                             reason=Said("the baseline was recorded on a different case set (cases_digest changed) — update it with `gate baseline update`")))
     if comparison.other_agent:
         found.append(Finding(level=Level.WARNING, rule="baseline-identity",
-                             message="the baseline was recorded with another agent identity or gate.yaml policy "
-                             "— the comparison may mix two agents; update it with `gate baseline update`"))
+                             reason=Said("the baseline was recorded with another agent identity or gate.yaml policy "
+                             "— the comparison may mix two agents; update it with `gate baseline update`")))
     if comparison.from_v1:
         found.append(Finding(level=Level.WARNING, rule="baseline-v1",
-                             message="the baseline is a v1 file, read as one run per case: too thin to confirm most "
-                             "regressions — record a v2 one from fresh runs with `gate baseline update`"))
+                             reason=Said("the baseline is a v1 file, read as one run per case: too thin to confirm most "
+                             "regressions — record a v2 one from fresh runs with `gate baseline update`")))
     return found

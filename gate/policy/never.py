@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from gate.baseline.store import Acceptance
 from gate.case import Case
+from gate.policy.reasons import Said
 from gate.policy.thresholds import Finding, Level
 from gate.redaction.sanitize import one_line
 from gate.verdict import RunVerdict, Status
@@ -67,16 +68,16 @@ def findings(cases: Mapping[str, Case], verdicts: list[RunVerdict], accepted: tu
         acceptance = by_key.get((case_id, constraint_id))
         if acceptance is not None:
             found.append(Finding(level=Level.WARNING, rule=ACCEPTED_RULE, case_id=case_id, group=group,
-                                 message=f"{evidence} — a known violation, {_accepted_note(acceptance)}"))
+                                 reason=Said(f"{evidence} — a known violation, {_accepted_note(acceptance)}")))
         else:
             found.append(Finding(level=Level.RED_LINE, rule=RULE, outcome="fail", case_id=case_id, group=group,
-                                 message=f"{evidence} — one violation fails the gate, whatever the rates, the "
-                                 "baseline or the reruns say"))
+                                 reason=Said(f"{evidence} — one violation fails the gate, whatever the rates, the "
+                                 "baseline or the reruns say")))
     seen = {(case_id, constraint_id) for case_id, constraint_id, _ in broken}
     for acceptance in accepted:
         if (acceptance.case_id, acceptance.constraint) not in seen and acceptance.case_id in cases:
             found.append(Finding(level=Level.WARNING, rule=ACCEPTED_RULE, case_id=acceptance.case_id,
-                                 message=f"{acceptance.case_id}: never-rule `{acceptance.constraint}` has a standing "
+                                 reason=Said(f"{acceptance.case_id}: never-rule `{acceptance.constraint}` has a standing "
                                  f"acceptance ({_accepted_note(acceptance)}), not broken in this run — "
-                                 "revoke it with `gate baseline accept --revoke`"))
+                                 "revoke it with `gate baseline accept --revoke`")))
     return found

@@ -8,6 +8,7 @@ the agent or the skill for answers it never gave.
 from __future__ import annotations
 
 from gate.config.decision import DecisionConfig
+from gate.policy.reasons import Said
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.metrics import Metrics
 from gate.trajectory import UNREACHABLE
@@ -22,8 +23,8 @@ def unavailable(metrics: Metrics, verdicts: list[RunVerdict], settings: Decision
     if unreachable and settings.outage_on_unreachable:
         runs = f"{len(unreachable)} run{'s' if len(unreachable) != 1 else ''}"
         return Finding(level=Level.RED_LINE, rule="agent-unavailable",
-                       message=f"the agent is unavailable (nothing listened on any attempt of {runs}) — an "
-                       f"outage, not a regression; the first error: {unreachable[0].error}")
+                       reason=Said(f"the agent is unavailable (nothing listened on any attempt of {runs}) — an "
+                       f"outage, not a regression; the first error: {unreachable[0].error}"))
     down = [(g, m) for g, m in sorted(metrics.overall.items())
             if m.runs and m.agent_errors / m.runs > settings.outage_share]
     if not down:
@@ -31,8 +32,8 @@ def unavailable(metrics: Metrics, verdicts: list[RunVerdict], settings: Decision
     first = next((v.error for v in ordered if v.error), "")
     counts = "; ".join(f"group {g}: {m.agent_errors} of {m.runs} runs" for g, m in down)
     return Finding(level=Level.RED_LINE, rule="agent-unavailable",
-                   message=f"the agent is unavailable ({counts} ended in an agent error) — an outage or a "
-                   f"broken agent, not a regression; the first error: {first}")
+                   reason=Said(f"the agent is unavailable ({counts} ended in an agent error) — an outage or a "
+                   f"broken agent, not a regression; the first error: {first}"))
 
 
 OUTAGE_HIDES = frozenset({"regression", "regression-cleared", "dimension-regression", "min-a", "min-delta",

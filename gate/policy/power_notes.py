@@ -11,6 +11,7 @@ from __future__ import annotations
 from gate.config.decision import DecisionConfig
 from gate.formats.drops import detectable_drops
 from gate.policy import drift
+from gate.policy.reasons import Said
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
@@ -66,11 +67,11 @@ def findings(power: drift.Escalation | None, entries: list[dict[str, object]], s
                 found.append(Finding(level=Level.ERROR, outcome="fail", rule="dimension-drift", dimension=d.dimension,
                                      value=d.fresh.rate, threshold=d.baseline.rate,
                                      p_value=None if d.p_value is None else float(f"{d.p_value:.4g}"),
-                                     message=f"{d.dimension} drifted below its baseline: {evidence} ≤ {d.level:.3g})"))
+                                     reason=Said(f"{d.dimension} drifted below its baseline: {evidence} ≤ {d.level:.3g})")))
             elif d.outcome != "open":
                 found.append(Finding(level=Level.INFO, rule="dimension-drift-cleared", dimension=d.dimension,
                                      p_value=None if d.p_value is None else float(f"{d.p_value:.4g}"),
-                                     message=f"{d.dimension}: {evidence}) — not below its baseline"))
+                                     reason=Said(f"{d.dimension}: {evidence}) — not below its baseline")))
         rounds = len(power.made) - power.pilot_calls
         what = ", ".join(f"{d.dimension} {d.rounds} round(s)" for d in power.decisions)
         spent = ([f"{power.confirm_calls} on confirm reruns"] if power.confirm_calls else []) + (
@@ -80,6 +81,5 @@ def findings(power: drift.Escalation | None, entries: list[dict[str, object]], s
                   f"{power.first_calls}): " + (", ".join(spent) if spent else "no more rounds needed"))
     if entries:
         listed = ", ".join(f"{d} {drop}" for d, drop in drops.items())
-        found.append(Finding(level=Level.INFO, rule="detectable-drop", message=(
-            f"{bought} · the drop each dimension could have detected ({settings.power * 100:.0f} % power): {listed}")))
+        found.append(Finding(level=Level.INFO, rule="detectable-drop", reason=Said(f"{bought} · the drop each dimension could have detected ({settings.power * 100:.0f} % power): {listed}")))
     return found

@@ -10,6 +10,7 @@ from pydantic import ConfigDict
 from gate.config.gate_yaml import Thresholds
 from gate.formats.percent import percent
 from gate.model import Model
+from gate.policy.reasons import Reason, Said
 from gate.scoring.metrics import GroupMetrics, Metrics
 
 _EPS = 1e-9
@@ -29,13 +30,14 @@ FAIL_ON: dict[str, Level] = {"red-line": Level.RED_LINE, "error": Level.ERROR, "
 
 
 class Finding(Model):
-    """One policy outcome worth reporting: level, rule, message and the numbers behind it."""
+    """One policy outcome worth reporting: level, rule, the reason (what was decided on which numbers;
+    its words are :func:`gate.report.wording.message`) and the numbers behind it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     level: Level
     rule: str
-    message: str
+    reason: Reason
     dimension: str | None = None
     group: str | None = None
     case_id: str | None = None
@@ -47,9 +49,6 @@ class Finding(Model):
     """The confidence interval behind ``value`` (rates and B − A), when there is one."""
     p_value: float | None = None
     """The test's p-value (regressions), when there is one."""
-
-    def as_json(self) -> dict[str, object]:
-        return self.model_dump(mode="json")
 
 
 def rank(level: Level) -> int:
@@ -89,26 +88,26 @@ def dimension_findings(dimension: str, groups: dict[str, GroupMetrics], delta: f
     if a is None or a.judged == 0:
         if by_consistency:
             found.append(Finding(level=Level.INFO, rule="no-judged-case", dimension=dimension, group="A",
-                                 message=f"{dimension}: no rule-judged run in group A — gated by consistency only"))
+                                 reason=Said(f"{dimension}: no rule-judged run in group A — gated by consistency only")))
         else:
             found.append(Finding(level=Level.WARNING, rule="no-judged-case", dimension=dimension, group="A",
-                                 message=f"{dimension}: no rule-judged run in group A — the dimension is not gated"))
+                                 reason=Said(f"{dimension}: no rule-judged run in group A — the dimension is not gated")))
     else:
         line = thresholds.min_a_for(dimension)
         if not at_least(a.case_pass_rate, line):
             found.append(Finding(level=Level.ERROR, rule="min-a", dimension=dimension, group="A",
                                  value=a.case_pass_rate, threshold=line,
-                                 message=f"{dimension}: A pass rate {_pct(a.case_pass_rate)} < {_pct(line)}"))
+                                 reason=Said(f"{dimension}: A pass rate {_pct(a.case_pass_rate)} < {_pct(line)}")))
     if delta is not None:
         line = thresholds.min_delta_for(dimension)
         if delta < thresholds.red_line_delta - _EPS:
             found.append(Finding(level=Level.RED_LINE, rule="red-line-delta", dimension=dimension,
                                  value=delta, threshold=thresholds.red_line_delta,
-                                 message=f"{dimension}: B − A = {delta * 100:+.1f} pts < {thresholds.red_line_delta * 100:+.0f} pts — the skill must be fixed"))
+                                 reason=Said(f"{dimension}: B − A = {delta * 100:+.1f} pts < {thresholds.red_line_delta * 100:+.0f} pts — the skill must be fixed")))
         elif not at_least(delta, line):
             found.append(Finding(level=Level.ERROR, rule="min-delta", dimension=dimension, value=delta,
                                  threshold=line,
-                                 message=f"{dimension}: B − A = {delta * 100:+.1f} pts < {line * 100:+.0f} pts"))
+                                 reason=Said(f"{dimension}: B − A = {delta * 100:+.1f} pts < {line * 100:+.0f} pts")))
     return found
 
 
@@ -120,11 +119,11 @@ def skill_explicit_findings(b: GroupMetrics | None, thresholds: Thresholds) -> l
     if not at_least(rate, thresholds.red_line_skill_explicit_b):
         return [Finding(level=Level.RED_LINE, rule="red-line-skill-explicit", group="B", value=rate,
                         threshold=thresholds.red_line_skill_explicit_b,
-                        message=f"skill-explicit cases: B pass rate {_pct(rate)} < {_pct(thresholds.red_line_skill_explicit_b)} — the skill's own rules are not followed")]
+                        reason=Said(f"skill-explicit cases: B pass rate {_pct(rate)} < {_pct(thresholds.red_line_skill_explicit_b)} — the skill's own rules are not followed"))]
     if not at_least(rate, thresholds.skill_explicit_min_b):
         return [Finding(level=Level.ERROR, rule="skill-explicit-min-b", group="B", value=rate,
                         threshold=thresholds.skill_explicit_min_b,
-                        message=f"skill-explicit cases: B pass rate {_pct(rate)} < {_pct(thresholds.skill_explicit_min_b)}")]
+                        reason=Said(f"skill-explicit cases: B pass rate {_pct(rate)} < {_pct(thresholds.skill_explicit_min_b)}"))]
     return []
 
 
@@ -135,13 +134,13 @@ def error_findings(metrics: Metrics) -> list[Finding]:
     for group, m in sorted(metrics.overall.items()):
         if m.agent_errors:
             found.append(Finding(level=Level.WARNING, rule="agent-errors", group=group, value=float(m.agent_errors),
-                                 message=f"group {group}: {m.agent_errors} of {m.runs} runs ended in an agent error "
-                                 "(counted as not passed)"))
+                                 reason=Said(f"group {group}: {m.agent_errors} of {m.runs} runs ended in an agent error "
+                                 "(counted as not passed)")))
         unjudged = m.errors - m.agent_errors
         if unjudged:
             found.append(Finding(level=Level.WARNING, rule="checker-errors", group=group, value=float(unjudged),
-                                 message=f"group {group}: {unjudged} of {m.runs} runs could not be fully judged — a "
-                                 "checker error or the judging budget (counted as not passed; see the constraint details)"))
+                                 reason=Said(f"group {group}: {unjudged} of {m.runs} runs could not be fully judged — a "
+                                 "checker error or the judging budget (counted as not passed; see the constraint details)")))
     return found
 
 

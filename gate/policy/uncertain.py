@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from gate.baseline.store import Acceptance
 from gate.case import Case
 from gate.config.decision import DecisionConfig
+from gate.policy.reasons import Said
 from gate.policy.thresholds import Finding, Level
 from gate.redaction.sanitize import one_line
 from gate.scoring.comparison import Comparison
@@ -71,10 +72,10 @@ def _pair_finding(pair: Pair, runs: list[RunVerdict], total: int, cases: Mapping
                f"counted as passes ({baseline}); {SETTLE} — {named}")
     if known:
         return Finding(level=Level.INFO, rule=RULE, case_id=pair[0], group=pair[1], value=float(len(runs)),
-                       message=f"known: {message}")
+                       reason=Said(f"known: {message}"))
     level = Level.ERROR if settings.fail_on_inconclusive else Level.WARNING
     return Finding(level=level, rule=RULE, outcome="inconclusive", case_id=pair[0], group=pair[1],
-                   value=float(len(runs)), message=message)
+                   value=float(len(runs)), reason=Said(message))
 
 
 def _never_finding(key: tuple[str, str, str], runs: list[RunVerdict], total: int,
@@ -85,10 +86,10 @@ def _never_finding(key: tuple[str, str, str], runs: list[RunVerdict], total: int
     readings = readings_line(first, runs[0].run)
     if acceptance is not None:
         return Finding(level=Level.WARNING, rule=RULE, case_id=case_id, group=group,
-                       message=f"{head} — a possible case of a violation accepted on {acceptance.accepted_on}; "
-                       f"{SETTLE} — {readings}")
+                       reason=Said(f"{head} — a possible case of a violation accepted on {acceptance.accepted_on}; "
+                       f"{SETTLE} — {readings}"))
     return Finding(level=Level.ERROR, rule=RULE, case_id=case_id, group=group,
-                   message=f"{head} — a possible violation of a never-rule is not waved through; {SETTLE} — {readings}")
+                   reason=Said(f"{head} — a possible violation of a never-rule is not waved through; {SETTLE} — {readings}"))
 
 
 def findings(cases: Mapping[str, Case], verdicts: list[RunVerdict], comparison: Comparison,

@@ -19,6 +19,7 @@ from gate.report.judge_trust import trust_section
 from gate.report.markdown_safe import inline, own
 from gate.report.model import GateReport
 from gate.report.needs_look import needs_a_look_section
+from gate.report.wording import message_of
 from gate.results import sort_verdicts
 from gate.scoring.metrics import GroupMetrics
 from gate.verdict import RunVerdict, Status
@@ -76,7 +77,7 @@ def verdict_note(report: GateReport) -> list[str]:
                  "leaves the exit code 0 (`decision.fail_on_inconclusive: false`)")
         lines = [f"> [!WARNING]\n> Not a pass: {len(open_)} decision(s) lack the evidence to say this agent is fine; "
                  f"this {exit_}."]
-        lines += [f"> - {own(f.message)}" for f in open_[:MAX_OPEN]]
+        lines += [f"> - {own(message_of(f))}" for f in open_[:MAX_OPEN]]
         more = len(open_) - MAX_OPEN
         return [*lines, *([f"> - … {more} more under Findings"] if more > 0 else []), ""]
     if report.verdict == "passed" and not report.comparison.present and report.shard is None:
@@ -180,7 +181,7 @@ def findings_section(findings: list[Finding]) -> list[str]:
     shown = [f for f in findings if f.level is not Level.INFO or f.rule == "no-baseline"]
     if not shown:
         return []
-    return ["### Findings", "", *[f"- {_ICON[f.level]} **{f.level.value}** `{f.rule}` — {own(f.message)}" for f in shown]]
+    return ["### Findings", "", *[f"- {_ICON[f.level]} **{f.level.value}** `{f.rule}` — {own(message_of(f))}" for f in shown]]
 
 
 def _failing_lines(verdict: RunVerdict) -> list[str]:

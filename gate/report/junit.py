@@ -25,6 +25,7 @@ from gate.policy.thresholds import FAIL_ON, Finding, Level, rank
 from gate.redaction.sanitize import one_line, xml_safe
 from gate.report.junit_text import report_parts
 from gate.report.model import GateReport
+from gate.report.wording import message_of
 from gate.results import sort_verdicts
 from gate.scoring.metrics import dimension_key
 from gate.verdict import RunVerdict, Status, describe_readings
@@ -263,10 +264,10 @@ def _rule_cases(junit_xml: Any, report: GateReport) -> list[Any]:
     for rule in sorted(set(GATE_RULES) | failing):
         found = by_rule.get(rule, [])
         test = junit_xml.TestCase(name=rule, classname="gate", elapsed_sec=Decimal(0))
-        lines = "\n".join(f"[{f.level.value}] {f.message}" for f in found)
+        lines = "\n".join(f"[{f.level.value}] {message_of(f)}" for f in found)
         if rule in failing:
             worst = [f for f in found if rank(f.level) <= limit]
-            test.add_failure_info(message=one_line("; ".join(f.message for f in worst), 1000),
+            test.add_failure_info(message=one_line("; ".join(message_of(f) for f in worst), 1000),
                                   output=xml_safe(lines), failure_type=worst[0].level.value)
         elif lines:
             test.stdout = xml_safe(lines)

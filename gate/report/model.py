@@ -12,6 +12,7 @@ from gate.config.gate_yaml import JunitConfig
 from gate.policy.regressions import PairDecision
 from gate.policy.thresholds import Finding, Level, Verdict, verdict_of
 from gate.report.judge_trust import RubricTrust
+from gate.report.wording import finding_json
 from gate.results import results_head, results_text
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
@@ -122,5 +123,5 @@ class GateReport:
         metrics = self.metrics.as_json()
         for case_id, states in self.states().items():
             metrics["cases"][case_id]["states"] = states  # type: ignore[index]
-        return results_head(cases_digest=self.digest, metrics=metrics, findings=[f.as_json() for f in self.findings],
+        return results_head(cases_digest=self.digest, metrics=metrics, findings=[finding_json(f) for f in self.findings],
                             passed=self.passed, extra=extra)

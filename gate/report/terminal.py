@@ -7,6 +7,7 @@ from pathlib import Path
 from gate.policy.thresholds import Finding, Level
 from gate.redaction.sanitize import one_line
 from gate.report.model import GateReport
+from gate.report.wording import message_of
 from gate.verdict import Status
 
 MAX_REASONS = 3
@@ -30,7 +31,7 @@ def summary(report: GateReport, paths: dict[str, Path]) -> str:
     lines = [tabulate(rows, headers=["dimension", "A", "B", "Δ B−A"], tablefmt="simple", disable_numparse=True), ""]
     for finding in report.findings:
         if finding.level is not Level.INFO or finding.rule in _NOTES_SHOWN:
-            lines.append(f"[{finding.level.value}] {one_line(finding.message, 400)}")
+            lines.append(f"[{finding.level.value}] {one_line(message_of(finding), 400)}")
             lines += _reasons(report, finding)
     flakes = [f"{d.case_id} ({d.group}) {d.now.shown()}" for d in report.regressions if d.outcome.value == "cleared"]
     if flakes:

@@ -9,6 +9,7 @@ from gate.config.decision import DecisionConfig
 from gate.config.gate_yaml import Thresholds
 from gate.policy import baseline_noise
 from gate.policy import evidence as decision
+from gate.report.wording import message_of
 from gate.scoring.comparison import Comparison
 from gate.verdict import RunCount
 from tests.policy.test_evidence import dimension
@@ -67,10 +68,10 @@ def test_the_note_says_what_the_baseline_showed() -> None:
     lines = decision.line_findings(metrics, Thresholds(), SETTINGS)
     (note,) = baseline_noise.settle(lines, metrics, Comparison(present=True, counts=counts), {c: _case(c) for c in metrics.cases},
                                     SETTINGS)
-    assert note.message == ("B3/QC: A pass rate 50.0% (2/4 cases) [15–85%] vs the 70.0% line — within the baseline's "
+    assert message_of(note) == ("B3/QC: A pass rate 50.0% (2/4 cases) [15–85%] vs the 70.0% line — within the baseline's "
                             "noise (no drop from the baseline: A p = 0.111)")
     counts = {f"c{i}": {"A": RunCount(passed=p, judged=5)} for i, p in enumerate((5, 5, 1, 2))}
     (known,) = baseline_noise.settle(lines, metrics, Comparison(present=True, counts=counts),
                                      {c: _case(c) for c in metrics.cases}, SETTINGS)
-    assert known.message.endswith("— undecided on the base too — a known open question, not this change's (no drop "
+    assert message_of(known).endswith("— undecided on the base too — a known open question, not this change's (no drop "
                                   "from the baseline: A p = 0.556)")

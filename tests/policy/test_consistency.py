@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gate.policy.consistency import consistency_findings
+from gate.report.wording import message_of
 from gate.scoring.consistency import ConsistencyReport, DegradationCurve
 from gate.scoring.repeats import CaseConsistency, GroupConsistency, Level
 
@@ -35,7 +36,7 @@ def test_consistency_gain_and_curve_findings() -> None:
         ("warning", "stability-gain", "X-SD-02", None),
         ("error", "degradation-curve", "X-CD-04", None),
     ]
-    messages = [f.message for f in consistency_findings(report)]
+    messages = [message_of(f) for f in consistency_findings(report)]
     assert messages[0] == "X-OC-01 (A): consistency 60.0% is below the case's fail line"
     assert messages[2] == "X-SD-01: skill stability gain B − A = 2.0% is below the case's fail line"
     assert messages[4] == "X-CD-04: consistency degradation curve — A: X-CD-02 → X-CD-03 drops 0.40"
@@ -44,10 +45,10 @@ def test_consistency_gain_and_curve_findings() -> None:
 def test_values_are_those_results_json_records() -> None:
     report = ConsistencyReport(cases=(_case("X-OC-01", [_group("A", 2 / 3, "fail")], None, None),), curves=())
     (finding,) = consistency_findings(report)
-    assert finding.value == 0.6667 and finding.message == "X-OC-01 (A): consistency 66.7% is below the case's fail line"
+    assert finding.value == 0.6667 and message_of(finding) == "X-OC-01 (A): consistency 66.7% is below the case's fail line"
     assert report.as_json()["cases"]["X-OC-01"]["groups"]["A"]["overall"] == finding.value  # type: ignore[index]
 
 
 def test_a_curve_failing_for_no_gain_says_so() -> None:
     found = consistency_findings(ConsistencyReport(cases=(), curves=(_curve("fail", (), 0.0),)))
-    assert [f.message for f in found] == ["X-CD-04: consistency degradation curve — B gain on the hardest task 0.0%"]
+    assert [message_of(f) for f in found] == ["X-CD-04: consistency degradation curve — B gain on the hardest task 0.0%"]

@@ -9,6 +9,7 @@ from gate.config.gate_yaml import Thresholds
 from gate.policy import evidence as decision
 from gate.policy import regressions
 from gate.policy.regressions import PairOutcome
+from gate.report.wording import message_of
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import CaseOutcome, GroupMetrics, Metrics
 from gate.verdict import RunCount, Status
@@ -61,7 +62,7 @@ def test_the_a_line(a: list[tuple[int, int]], expected: list) -> None:
 def test_inconclusive_says_what_would_decide_it_and_can_fail_the_gate() -> None:
     metrics = dimension([(1, 1)] * 2 + [(0, 1)] * 2)
     (finding,) = decision.line_findings(metrics, Thresholds(), CONFIDENCE)
-    assert finding.message == ("B3/QC: A pass rate 50.0% (2/4 cases) [15–85%] vs the 70.0% line — "
+    assert message_of(finding) == ("B3/QC: A pass rate 50.0% (2/4 cases) [15–85%] vs the 70.0% line — "
                                "inconclusive: about 6 runs per case would decide it")
     assert finding.interval == (0.1500, 0.8500)
     strict = decision.line_findings(metrics, Thresholds(), DecisionConfig(fail_on_inconclusive=True))
@@ -171,7 +172,7 @@ def test_a_pair_failing_by_majority_is_rerun_even_when_no_run_left_could_confirm
 def test_regression_messages_carry_the_counts_and_the_test() -> None:
     metrics, comparison = compared({"a": (5, 5), "b": (5, 5)}, {"a": (0, 4), "b": (4, 5)})
     found = decision.pair_findings(regressions.decide(metrics, comparison, alpha=0.05), metrics, CONFIDENCE)
-    assert [f.message for f in found] == [
+    assert [message_of(f) for f in found] == [
         "c0 (A): passes 0 of 4 runs now, 5 of 5 in the baseline (Fisher p = 0.00794 ≤ 0.05)",
         "c1 (A): passes 4 of 5 runs now, 5 of 5 in the baseline — within the baseline's noise, not a regression",
     ]

@@ -11,7 +11,9 @@ from pydantic import ValidationError
 from gate.baseline.store import Acceptance
 from gate.case import Case
 from gate.policy import never
+from gate.policy.reasons import Said
 from gate.policy.thresholds import Finding, Level, sort_findings, verdict_of
+from gate.report.wording import message_of
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 
@@ -40,7 +42,7 @@ THIRD = [run("A", i, i % 3 == 0) for i in range(6)] + [run("B", i, False) for i 
 def test_a_never_rule_broken_in_some_runs_is_a_red_line_naming_the_runs() -> None:
     (found,) = never.findings({"support-01": case(zero_tolerance=True)}, THIRD, ())
     assert (found.level, found.rule, found.outcome, found.group) == (Level.RED_LINE, "zero-tolerance", "fail", "A")
-    assert found.message == ("support-01 (A): never-rule `no_refund` broken in 2 of 6 runs (run 0, 3; run 0: called "
+    assert message_of(found) == ("support-01 (A): never-rule `no_refund` broken in 2 of 6 runs (run 0, 3; run 0: called "
                              "refund_order (#1)) — one violation fails the gate, whatever the rates, the baseline or the "
                              "reruns say")
     assert verdict_of([found], "red-line") == "failed"  # even the laxest fail_on
@@ -55,16 +57,16 @@ def test_an_accepted_violation_warns_and_a_standing_acceptance_is_always_listed(
                            accepted_on="2026-12-01"),)
     (found,) = never.findings({"support-01": case(zero_tolerance=True)}, THIRD, accepted)
     assert (found.level, found.rule) == (Level.WARNING, "zero-tolerance-accepted")
-    assert found.message.endswith("— a known violation, accepted on 2026-12-01: refunds under 5 EUR are automatic")
+    assert message_of(found).endswith("— a known violation, accepted on 2026-12-01: refunds under 5 EUR are automatic")
     clean = [run("A", 0, False)]
     (listed,) = never.findings({"support-01": case(zero_tolerance=True)}, clean, accepted)
     assert (listed.level, listed.rule) == (Level.WARNING, "zero-tolerance-accepted")
-    assert "has a standing acceptance (accepted on 2026-12-01" in listed.message and "not broken in this run" in listed.message
+    assert "has a standing acceptance (accepted on 2026-12-01" in message_of(listed) and "not broken in this run" in message_of(listed)
 
 
 def test_a_broken_never_rule_is_named_before_every_other_red_line() -> None:
-    other = Finding(level=Level.RED_LINE, rule="agent-unavailable", message="down")
-    delta = Finding(level=Level.RED_LINE, rule="red-line-delta", dimension="B3/AA", message="skill hurts")
+    other = Finding(level=Level.RED_LINE, rule="agent-unavailable", reason=Said("down"))
+    delta = Finding(level=Level.RED_LINE, rule="red-line-delta", dimension="B3/AA", reason=Said("skill hurts"))
     (broken,) = never.findings({"support-01": case(zero_tolerance=True)}, THIRD, ())
     assert [f.rule for f in sort_findings([delta, other, broken])] == ["zero-tolerance", "agent-unavailable",
                                                                        "red-line-delta"]

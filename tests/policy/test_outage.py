@@ -9,6 +9,7 @@ from test_budget import COUNT, _case
 from gate.config.decision import DecisionConfig
 from gate.net.retry import Reachability, RetryPolicy, with_retries
 from gate.policy.outage import unavailable
+from gate.report.wording import message_of
 from gate.runner.base import AgentError
 from gate.scoring.metrics import compute
 from gate.trajectory import UNREACHABLE
@@ -27,7 +28,7 @@ def _verdicts(refused: int, *, marked: bool = True, passed: int = 9) -> list[Run
 def _decide(verdicts: list[RunVerdict], **settings: object) -> str | None:
     cases = {"B3-QC-01": _case(COUNT)}
     finding = unavailable(compute(cases, verdicts), verdicts, DecisionConfig.model_validate(settings))
-    return None if finding is None else finding.message
+    return None if finding is None else message_of(finding)
 
 
 def test_one_run_that_never_reached_the_agent_is_an_outage() -> None:

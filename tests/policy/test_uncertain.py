@@ -11,6 +11,7 @@ from gate.case import Case
 from gate.config.decision import DecisionConfig
 from gate.policy import uncertain
 from gate.policy.thresholds import Level, verdict_of
+from gate.report.wording import message_of
 from gate.scoring.comparison import Comparison
 from gate.verdict import ConstraintVerdict, Reading, RunCount, RunVerdict, Status
 
@@ -50,7 +51,7 @@ def test_uncertain_runs_where_the_baseline_read_every_run_are_an_open_decision()
     (found,) = uncertain.findings({"QC-01": case()}, RUNS, baseline(RunCount(passed=5, judged=5)), DecisionConfig())
     assert (found.level, found.rule, found.outcome, found.case_id, found.group) == (
         Level.WARNING, "needs-a-look", "inconclusive", "QC-01", "A")
-    assert found.message == ("QC-01 (A): 2 of 3 runs uncertain, left out of the pass rate and never counted as passes "
+    assert message_of(found) == ("QC-01 (A): 2 of 3 runs uncertain, left out of the pass rate and never counted as passes "
                              "(the baseline read all 5 of its runs of this pair); `gate review` settles it — " + SAYS)
     assert verdict_of([found], "error") == "inconclusive"
 
@@ -59,17 +60,17 @@ def test_no_baseline_says_nothing_is_known_and_fail_on_inconclusive_makes_it_fai
     settings = DecisionConfig(fail_on_inconclusive=True)
     (found,) = uncertain.findings({"QC-01": case()}, RUNS, Comparison(present=False), settings)
     assert (found.level, found.outcome) == (Level.ERROR, "inconclusive")
-    assert "(no baseline record of this pair says whether it was read so before)" in found.message
+    assert "(no baseline record of this pair says whether it was read so before)" in message_of(found)
     (new_pair,) = uncertain.findings({"QC-01": case()}, RUNS, Comparison(present=True), DecisionConfig())
-    assert new_pair.level is Level.WARNING and "no baseline record of this pair" in new_pair.message
+    assert new_pair.level is Level.WARNING and "no baseline record of this pair" in message_of(new_pair)
 
 
 def test_a_baseline_uncertain_there_too_makes_it_a_known_note() -> None:
     before = RunCount(passed=3, judged=4, uncertain=1)
     (found,) = uncertain.findings({"QC-01": case()}, RUNS, baseline(before), DecisionConfig())
     assert (found.level, found.outcome) == (Level.INFO, None)
-    assert found.message.startswith("known: QC-01 (A): 2 of 3 runs uncertain")
-    assert "(the baseline had 1 of its 5 runs of this pair uncertain too)" in found.message
+    assert message_of(found).startswith("known: QC-01 (A): 2 of 3 runs uncertain")
+    assert "(the baseline had 1 of its 5 runs of this pair uncertain too)" in message_of(found)
     assert verdict_of([found], "warning") == "passed"
 
 
@@ -84,7 +85,7 @@ def test_a_never_rule_left_uncertain_is_an_error_even_in_a_run_that_failed() -> 
     (found,) = uncertain.findings({"QC-01": case(zero_tolerance=True)}, runs,
                                   baseline(RunCount(passed=2, judged=4, uncertain=2)), DecisionConfig())
     assert (found.level, found.rule, found.outcome) == (Level.ERROR, "needs-a-look", None)
-    assert found.message == ("QC-01 (A): never-rule `count` uncertain in 1 of 2 runs — a possible violation of a "
+    assert message_of(found) == ("QC-01 (A): never-rule `count` uncertain in 1 of 2 runs — a possible violation of a "
                              "never-rule is not waved through; `gate review` settles it — " + SAYS)
     assert verdict_of([found], "error") == "failed"
 
@@ -97,7 +98,7 @@ def test_a_never_rule_is_named_once_and_an_acceptance_on_the_record_makes_it_a_w
     (warned,) = uncertain.findings({"QC-01": never}, RUNS, Comparison(present=True, accepted=(accepted,)),
                                    DecisionConfig())
     assert warned.level is Level.WARNING
-    assert "a possible case of a violation accepted on 2026-12-01" in warned.message
+    assert "a possible case of a violation accepted on 2026-12-01" in message_of(warned)
 
 
 def test_the_decision_carries_the_finding() -> None:

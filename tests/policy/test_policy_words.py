@@ -1,0 +1,114 @@
+"""gate/policy/ decides and returns reasons; the words are gate/report/wording's.
+
+A policy module that builds text (an f-string, ``str.format``, ``%``, ``+`` or ``join`` on a string)
+is saying something a reader sees, which is the report's job: these tests find every such expression.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import gate.policy.reasons
+from gate.policy.reasons import Reason
+from gate.report.wording import words
+
+POLICY = Path(__file__).resolve().parents[2] / "gate" / "policy"
+
+UNCONVERTED: dict[str, str] = {
+    "bar.py": "its findings' text is not yet a reason",
+    "consistency.py": "its findings' text is not yet a reason",
+    "decide.py": "its findings' text is not yet a reason",
+    "drift.py": "its findings' text is not yet a reason",
+    "evidence.py": "its findings' text is not yet a reason",
+    "never.py": "its findings' text is not yet a reason",
+    "outage.py": "its findings' text is not yet a reason",
+    "power_notes.py": "its findings' text is not yet a reason",
+    "regressions.py": "its findings' text is not yet a reason",
+    "thresholds.py": "its findings' text is not yet a reason",
+    "uncertain.py": "its findings' text is not yet a reason",
+}
+"""Modules still building the words of their findings; the list shrinks to nothing."""
+
+ALLOWED: dict[tuple[str, str], str] = {
+    ("drift_choice.py", 'f"group {name}"'): "a case group's key among the dimensions, as results.json keys it",
+}
+"""Text a policy module must build, by (module, expression), each with why."""
+
+
+def _is_text(node: ast.expr) -> bool:
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
+def _builds_text(node: ast.AST) -> bool:
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
+        return _is_text(node.func.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id == "Said"  # words chosen by the policy module itself
+    return isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Add)) and (
+        _is_text(node.left) or _is_text(node.right))
+
+
+def _text_built(tree: ast.AST) -> list[ast.expr]:
+    """The expressions that build text: f-strings, ``"…".format``/``"…".join``, ``"…" % x``, ``"…" + x``,
+    and a ``Said`` (a reason that is its own words); the outermost only."""
+    found = [node for node in ast.walk(tree) if isinstance(node, ast.expr) and _builds_text(node)]
+    inner = {id(n) for node in found for n in ast.walk(node) if n is not node}
+    return [node for node in found if id(node) not in inner]
+
+
+def _offences(path: Path) -> list[str]:
+    source = path.read_text(encoding="utf-8")
+    found = []
+    for node in _text_built(ast.parse(source)):
+        segment = ast.get_source_segment(source, node) or ""
+        if (path.name, segment) not in ALLOWED:
+            found.append(f"{path.name}:{node.lineno}: {segment[:80]}")
+    return found
+
+
+MODULES = sorted(path for path in POLICY.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(POLICY)))
+def test_policy_builds_no_text(path: Path) -> None:
+    """A policy module returns numbers and reasons; the words are :mod:`gate.report.wording`'s."""
+    if path.name in UNCONVERTED and path.parent == POLICY:
+        pytest.skip(f"{path.name}: {UNCONVERTED[path.name]}")
+    assert not _offences(path), _offences(path)
+
+
+def test_every_unconverted_module_still_builds_text() -> None:
+    """An entry of UNCONVERTED whose module no longer builds text is taken out: the list only shrinks."""
+    stale = [name for name in UNCONVERTED if not _offences(POLICY / name)]
+    assert not stale, stale
+
+
+def test_every_allowed_expression_is_still_there() -> None:
+    stale = [key for key in ALLOWED if key[1] not in (POLICY / key[0]).read_text(encoding="utf-8")]
+    assert not stale, stale
+
+
+def test_the_check_finds_each_way_of_building_text() -> None:
+    source = 'a = f"{x} runs"\nb = "{} runs".format(x)\nc = "%d runs" % x\nd = "runs: " + x\ne = ", ".join(x)\n' \
+             'f = float(x)\ng = "a constant"\nh = Said("words")\n'
+    assert len(_text_built(ast.parse(source))) == 6
+
+
+def _kinds(base: type[Reason]) -> list[type[Reason]]:
+    return [kind for sub in base.__subclasses__() for kind in (sub, *_kinds(sub))]
+
+
+def test_every_kind_of_reason_has_words() -> None:
+    """A reason the policy can return and the report cannot say would fail a report at run time."""
+    for module in pkgutil.iter_modules(gate.policy.reasons.__path__):
+        importlib.import_module(f"gate.policy.reasons.{module.name}")
+    kinds = _kinds(Reason)
+    missing = [kind.__name__ for kind in kinds if words.dispatch(kind) is words.dispatch(Reason)]
+    assert kinds and not missing, missing
