@@ -8,9 +8,9 @@ from typing import Literal
 from pydantic import ConfigDict
 
 from gate.config.gate_yaml import Thresholds
-from gate.formats.percent import percent
 from gate.model import Model
-from gate.policy.reasons import Reason, Said
+from gate.policy.reasons import Reason
+from gate.policy.reasons.lines import AgentErrors, DeltaBelow, NoJudgedRun, RateBelow, UnjudgedRuns
 from gate.scoring.metrics import GroupMetrics, Metrics
 
 _EPS = 1e-9
@@ -72,10 +72,6 @@ def at_least(value: float | None, threshold: float) -> bool:
     return value is not None and value >= threshold - _EPS
 
 
-def _pct(value: float | None) -> str:
-    return percent(value)
-
-
 def dimension_findings(dimension: str, groups: dict[str, GroupMetrics], delta: float | None,
                        thresholds: Thresholds, *, by_consistency: bool = False) -> list[Finding]:
     """Threshold checks of one dimension: A line, B − A delta, red line; empty dimensions reported.
@@ -86,28 +82,26 @@ def dimension_findings(dimension: str, groups: dict[str, GroupMetrics], delta: f
     found: list[Finding] = []
     a = groups.get("A")
     if a is None or a.judged == 0:
-        if by_consistency:
-            found.append(Finding(level=Level.INFO, rule="no-judged-case", dimension=dimension, group="A",
-                                 reason=Said(f"{dimension}: no rule-judged run in group A — gated by consistency only")))
-        else:
-            found.append(Finding(level=Level.WARNING, rule="no-judged-case", dimension=dimension, group="A",
-                                 reason=Said(f"{dimension}: no rule-judged run in group A — the dimension is not gated")))
+        found.append(Finding(level=Level.INFO if by_consistency else Level.WARNING, rule="no-judged-case",
+                             dimension=dimension, group="A",
+                             reason=NoJudgedRun(dimension=dimension, by_consistency=by_consistency)))
     else:
         line = thresholds.min_a_for(dimension)
         if not at_least(a.case_pass_rate, line):
             found.append(Finding(level=Level.ERROR, rule="min-a", dimension=dimension, group="A",
                                  value=a.case_pass_rate, threshold=line,
-                                 reason=Said(f"{dimension}: A pass rate {_pct(a.case_pass_rate)} < {_pct(line)}")))
+                                 reason=RateBelow(dimension=dimension, group="A", rate=a.case_pass_rate, line=line)))
     if delta is not None:
         line = thresholds.min_delta_for(dimension)
         if delta < thresholds.red_line_delta - _EPS:
             found.append(Finding(level=Level.RED_LINE, rule="red-line-delta", dimension=dimension,
                                  value=delta, threshold=thresholds.red_line_delta,
-                                 reason=Said(f"{dimension}: B − A = {delta * 100:+.1f} pts < {thresholds.red_line_delta * 100:+.0f} pts — the skill must be fixed")))
+                                 reason=DeltaBelow(dimension=dimension, delta=delta, line=thresholds.red_line_delta,
+                                                   red_line=True)))
         elif not at_least(delta, line):
             found.append(Finding(level=Level.ERROR, rule="min-delta", dimension=dimension, value=delta,
                                  threshold=line,
-                                 reason=Said(f"{dimension}: B − A = {delta * 100:+.1f} pts < {line * 100:+.0f} pts")))
+                                 reason=DeltaBelow(dimension=dimension, delta=delta, line=line, red_line=False)))
     return found
 
 
@@ -117,13 +111,13 @@ def skill_explicit_findings(b: GroupMetrics | None, thresholds: Thresholds) -> l
         return []
     rate = b.case_pass_rate
     if not at_least(rate, thresholds.red_line_skill_explicit_b):
-        return [Finding(level=Level.RED_LINE, rule="red-line-skill-explicit", group="B", value=rate,
-                        threshold=thresholds.red_line_skill_explicit_b,
-                        reason=Said(f"skill-explicit cases: B pass rate {_pct(rate)} < {_pct(thresholds.red_line_skill_explicit_b)} — the skill's own rules are not followed"))]
+        line = thresholds.red_line_skill_explicit_b
+        return [Finding(level=Level.RED_LINE, rule="red-line-skill-explicit", group="B", value=rate, threshold=line,
+                        reason=RateBelow(dimension=None, group="B", rate=rate, line=line, red_line=True))]
     if not at_least(rate, thresholds.skill_explicit_min_b):
-        return [Finding(level=Level.ERROR, rule="skill-explicit-min-b", group="B", value=rate,
-                        threshold=thresholds.skill_explicit_min_b,
-                        reason=Said(f"skill-explicit cases: B pass rate {_pct(rate)} < {_pct(thresholds.skill_explicit_min_b)}"))]
+        line = thresholds.skill_explicit_min_b
+        return [Finding(level=Level.ERROR, rule="skill-explicit-min-b", group="B", value=rate, threshold=line,
+                        reason=RateBelow(dimension=None, group="B", rate=rate, line=line))]
     return []
 
 
@@ -134,13 +128,11 @@ def error_findings(metrics: Metrics) -> list[Finding]:
     for group, m in sorted(metrics.overall.items()):
         if m.agent_errors:
             found.append(Finding(level=Level.WARNING, rule="agent-errors", group=group, value=float(m.agent_errors),
-                                 reason=Said(f"group {group}: {m.agent_errors} of {m.runs} runs ended in an agent error "
-                                 "(counted as not passed)")))
+                                 reason=AgentErrors(group=group, errors=m.agent_errors, runs=m.runs)))
         unjudged = m.errors - m.agent_errors
         if unjudged:
             found.append(Finding(level=Level.WARNING, rule="checker-errors", group=group, value=float(unjudged),
-                                 reason=Said(f"group {group}: {unjudged} of {m.runs} runs could not be fully judged — a "
-                                 "checker error or the judging budget (counted as not passed; see the constraint details)")))
+                                 reason=UnjudgedRuns(group=group, unjudged=unjudged, runs=m.runs)))
     return found
 
 

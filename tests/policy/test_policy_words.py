@@ -29,7 +29,6 @@ UNCONVERTED: dict[str, str] = {
     "outage.py": "its findings' text is not yet a reason",
     "power_notes.py": "its findings' text is not yet a reason",
     "regressions.py": "its findings' text is not yet a reason",
-    "thresholds.py": "its findings' text is not yet a reason",
     "uncertain.py": "its findings' text is not yet a reason",
 }
 """Modules still building the words of their findings; the list shrinks to nothing."""

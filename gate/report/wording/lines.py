@@ -2,11 +2,81 @@
 
 from __future__ import annotations
 
-from gate.policy.reasons.lines import Settled
+from gate.formats.percent import percent
+from gate.formats.rates import pct, points_span, rate_evidence
+from gate.policy.reasons.lines import (
+    AgentErrors,
+    DeltaBelow,
+    DeltaEvidence,
+    NoJudgedRun,
+    RateBelow,
+    RateEvidence,
+    Settled,
+    UnjudgedRuns,
+)
 from gate.report.wording.base import words
 
 _STANDING = {"met": "within the baseline's noise",
              "undecided": "undecided on the base too — a known open question, not this change's"}
+_FIX_THE_SKILL = " — the skill must be fixed"
+
+
+def _rate_of(dimension: str | None, group: str) -> str:
+    return f"{dimension or 'skill-explicit cases'}: {group} pass rate"
+
+
+def _points(value: float) -> str:
+    return f"{value * 100:+.0f} pts"
+
+
+@words.register
+def _no_judged_run(reason: NoJudgedRun) -> str:
+    gated = "gated by consistency only" if reason.by_consistency else "the dimension is not gated"
+    return f"{reason.dimension}: no rule-judged run in group A — {gated}"
+
+
+@words.register
+def _rate_below(reason: RateBelow) -> str:
+    own_rules = " — the skill's own rules are not followed" if reason.red_line else ""
+    return f"{_rate_of(reason.dimension, reason.group)} {percent(reason.rate)} < {percent(reason.line)}{own_rules}"
+
+
+@words.register
+def _rate_evidence(reason: RateEvidence) -> str:
+    shown = f"{_rate_of(reason.dimension, reason.group)} {rate_evidence(reason.measured, reason.confidence)}"
+    if reason.decided:
+        return f"{shown} is below the {pct(reason.line)} line"
+    needed = ("more cases or runs would decide it" if reason.runs_per_case is None
+              else f"about {reason.runs_per_case} runs per case would decide it")
+    return f"{shown} vs the {pct(reason.line)} line — inconclusive: {needed}"
+
+
+@words.register
+def _delta_below(reason: DeltaBelow) -> str:
+    fix = _FIX_THE_SKILL if reason.red_line else ""
+    return f"{reason.dimension}: B − A = {reason.delta * 100:+.1f} pts < {_points(reason.line)}{fix}"
+
+
+@words.register
+def _delta_evidence(reason: DeltaEvidence) -> str:
+    evidence = (f"{reason.dimension}: B − A = {reason.delta * 100:+.1f} pts{points_span(reason.interval)} "
+                f"over {reason.cases} cases")
+    if not reason.decided:
+        return (f"{evidence} vs the {_points(reason.line)} line — inconclusive: more runs of these cases would "
+                "decide it")
+    return f"{evidence} < {_points(reason.line)}{_FIX_THE_SKILL if reason.red_line else ''}"
+
+
+@words.register
+def _agent_errors(reason: AgentErrors) -> str:
+    return (f"group {reason.group}: {reason.errors} of {reason.runs} runs ended in an agent error "
+            "(counted as not passed)")
+
+
+@words.register
+def _unjudged(reason: UnjudgedRuns) -> str:
+    return (f"group {reason.group}: {reason.unjudged} of {reason.runs} runs could not be fully judged — a checker "
+            "error or the judging budget (counted as not passed; see the constraint details)")
 
 
 @words.register
