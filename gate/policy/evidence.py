@@ -22,14 +22,23 @@ import math
 
 from gate.config.decision import DecisionConfig
 from gate.config.gate_yaml import Thresholds
-from gate.formats.percent import percent
-from gate.formats.rates import pct, points_span, rate_evidence
-from gate.policy.reasons import Said
+from gate.policy.reasons.lines import DeltaEvidence, RateEvidence
+from gate.policy.reasons.regressions import (
+    BaselineNote,
+    DimensionBelow,
+    DimensionTest,
+    OpenPair,
+    PairCleared,
+    PairOpen,
+    PairRegressed,
+)
 from gate.policy.regressions import PairDecision, PairOutcome
 from gate.policy.thresholds import Finding, Level, at_least, dimension_findings, error_findings, threshold_findings
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import GroupMetrics, Metrics
 from gate.scoring.stats import (
+    four_digits,
+    four_digits_or_none,
     newcombe_interval,
     runs_to_exclude,
     stratified_exact_less,
@@ -47,15 +56,14 @@ class _Decider:
     def inconclusive(self, **fields: object) -> Finding:
         return Finding(level=self.inconclusive_level, outcome="inconclusive", **fields)
 
-    def needed(self, m: GroupMetrics, line: float) -> str:
-        rate = m.exact_rate
-        units = runs_to_exclude(rate, line, max(1, math.ceil(m.effective_runs)), self.confidence)
+    def runs_per_case(self, m: GroupMetrics, line: float) -> int | None:
+        """About how many runs per case would decide a rate against ``line``; None: more cases or runs."""
+        units = runs_to_exclude(m.exact_rate, line, max(1, math.ceil(m.effective_runs)), self.confidence)
         if units is None or not m.cases_judged:
-            return "more cases or runs would decide it"
-        per_case = math.ceil(units / m.cases_judged)
-        return f"about {per_case} runs per case would decide it"
+            return None
+        return math.ceil(units / m.cases_judged)
 
-    def rate_line(self, m: GroupMetrics, line: float, *, rule: str, level: Level, what: str,
+    def rate_line(self, m: GroupMetrics, line: float, *, rule: str, level: Level,
                   dimension: str | None, group: str) -> Finding | None:
         """fail when the interval is wholly below the line, inconclusive when only the rate is."""
         interval = m.interval(self.confidence)
@@ -64,13 +72,13 @@ class _Decider:
             return None
         common = {"rule": rule, "dimension": dimension, "group": group, "value": rate, "threshold": line,
                   "interval": interval}
-        evidence = rate_evidence(m, self.confidence)
         if not at_least(interval[1], line):
-            return Finding(level=level, outcome="fail", **common,
-                           reason=Said(f"{what} {evidence} is below the {pct(line)} line"))
+            return Finding(level=level, outcome="fail", **common, reason=RateEvidence(
+                dimension=dimension, group=group, measured=m, confidence=self.confidence, line=line, decided=True))
         if not at_least(rate, line):
-            return self.inconclusive(**common, reason=Said(f"{what} {evidence} vs the {pct(line)} line — "
-                                     f"inconclusive: {self.needed(m, line)}"))
+            return self.inconclusive(**common, reason=RateEvidence(
+                dimension=dimension, group=group, measured=m, confidence=self.confidence, line=line, decided=False,
+                runs_per_case=self.runs_per_case(m, line)))
         return None
 
     def delta(self, dimension: str, metrics: Metrics, thresholds: Thresholds) -> Finding | None:
@@ -81,20 +89,23 @@ class _Decider:
         delta = round(b.exact_rate - a.exact_rate, 4)
         low, high = _newcombe(a, b, self.confidence)
         interval = (round(low, 4), round(high, 4))
-        evidence = f"B − A = {delta * 100:+.1f} pts{points_span(interval)} over {a.cases_judged} cases"
         red, line = thresholds.red_line_delta, thresholds.min_delta_for(dimension)
         common = {"dimension": dimension, "value": delta, "interval": interval}
+
+        def said(limit: float, *, red_line: bool, decided: bool = True) -> DeltaEvidence:
+            return DeltaEvidence(dimension=dimension, delta=delta, interval=interval, cases=a.cases_judged, line=limit,
+                                 red_line=red_line, decided=decided)
+
         if not at_least(high, red):
             return Finding(level=Level.RED_LINE, outcome="fail", rule="red-line-delta", threshold=red, **common,
-                           reason=Said(f"{dimension}: {evidence} < {red * 100:+.0f} pts — the skill must be fixed"))
+                           reason=said(red, red_line=True))
         if not at_least(high, line):
             return Finding(level=Level.ERROR, outcome="fail", rule="min-delta", threshold=line, **common,
-                           reason=Said(f"{dimension}: {evidence} < {line * 100:+.0f} pts"))
+                           reason=said(line, red_line=False))
         for rule, limit in (("red-line-delta", red), ("min-delta", line)):
             if not at_least(delta, limit):
                 return self.inconclusive(rule=rule, threshold=limit, **common,
-                                         reason=Said(f"{dimension}: {evidence} vs the {limit * 100:+.0f} pts line — "
-                                         "inconclusive: more runs of these cases would decide it"))
+                                         reason=said(limit, red_line=rule == "red-line-delta", decided=False))
         return None
 
 
@@ -129,17 +140,16 @@ def line_findings(metrics: Metrics, thresholds: Thresholds, settings: DecisionCo
                                                by_consistency=dimension in consistency_dimensions)
         else:
             finding = decider.rate_line(a, thresholds.min_a_for(dimension), rule="min-a", level=Level.ERROR,
-                                        what=f"{dimension}: A pass rate", dimension=dimension, group="A")
+                                        dimension=dimension, group="A")
             found += [finding] if finding else []
         delta = decider.delta(dimension, metrics, thresholds)
         found += [delta] if delta else []
     b = metrics.skill_explicit.get("B")
     if b is not None and b.judged:
-        what = "skill-explicit cases: B pass rate"
         red = decider.rate_line(b, thresholds.red_line_skill_explicit_b, rule="red-line-skill-explicit",
-                                level=Level.RED_LINE, what=what, dimension=None, group="B")
+                                level=Level.RED_LINE, dimension=None, group="B")
         plain = decider.rate_line(b, thresholds.skill_explicit_min_b, rule="skill-explicit-min-b",
-                                  level=Level.ERROR, what=what, dimension=None, group="B")
+                                  level=Level.ERROR, dimension=None, group="B")
         chosen = red if red is not None and (red.outcome == "fail" or plain is None or plain.outcome != "fail") else plain
         found += [chosen] if chosen else []
     found += error_findings(metrics)
@@ -176,16 +186,14 @@ def dimension_regressions(metrics: Metrics, comparison: Comparison, settings: De
     for (dimension, group, m, base_rate), p, reject in zip(keys, p_values, rejected, strict=True):
         if not reject and p > settings.alpha:
             continue
-        message = (f"{dimension} ({group}): pass rate {rate_evidence(m, decider.confidence)} vs the baseline's "
-                   f"{pct(base_rate)} (stratified exact test p = {p:.3g}")
+        reason = DimensionTest(dimension=dimension, group=group, measured=m, confidence=decider.confidence,
+                               baseline=base_rate, p_value=p, level=settings.alpha / k, decided=reject)
         common = {"rule": "dimension-regression", "dimension": dimension, "group": group,
-                  "value": m.case_pass_rate, "threshold": base_rate, "p_value": float(f"{p:.4g}")}
+                  "value": m.case_pass_rate, "threshold": base_rate, "p_value": four_digits(p), "reason": reason}
         if reject:
-            found.append(Finding(level=Level.ERROR, outcome="fail", **common,
-                                 reason=Said(message + f" ≤ {settings.alpha / k:.3g})")))
+            found.append(Finding(level=Level.ERROR, outcome="fail", **common))
         else:
-            found.append(decider.inconclusive(**common, reason=Said(message + f"; {settings.alpha / k:.3g} needed) — "
-                                              "inconclusive")))
+            found.append(decider.inconclusive(**common))
     return found
 
 
@@ -198,8 +206,14 @@ def _point_dimension_regressions(metrics: Metrics, comparison: Comparison) -> li
             if before is not None and now is not None and not at_least(now, before):
                 found.append(Finding(level=Level.ERROR, rule="dimension-regression", dimension=dimension,
                                      group=group, value=now, threshold=before,
-                                     reason=Said(f"{dimension} ({group}): pass rate {percent(now)} fell below the baseline's {percent(before)}")))
+                                     reason=DimensionBelow(dimension=dimension, group=group, rate=now, baseline=before)))
     return found
+
+
+def _needs(d: PairDecision, settings: DecisionConfig) -> OpenPair:
+    if d.baseline.judged < settings.baseline_runs:
+        return "baseline-runs"
+    return "base-branch" if d.runs_needed is None else "more-runs"
 
 
 def pair_findings(decisions: list[PairDecision], metrics: Metrics, settings: DecisionConfig) -> list[Finding]:
@@ -208,50 +222,29 @@ def pair_findings(decisions: list[PairDecision], metrics: Metrics, settings: Dec
     found = []
     for d in decisions:
         outcome = metrics.cases.get(d.case_id)
-        blame = f" — attributed to the {outcome.attribution.value}" if outcome and outcome.attribution else ""
-        evidence = f"passes {d.now.shown()} now, {d.baseline.passed} of {d.baseline.judged} in the baseline"
-        test = "" if d.p_value is None else f" (Fisher p = {d.p_value:.3g}"
-        common = {"rule": "regression", "case_id": d.case_id, "group": d.group,
-                  "p_value": None if d.p_value is None else float(f"{d.p_value:.4g}")}
+        blame = outcome.attribution.value if outcome and outcome.attribution else None
+        common = {"rule": "regression", "case_id": d.case_id, "group": d.group, "p_value": four_digits_or_none(d.p_value)}
         if d.outcome is PairOutcome.REGRESSED:
-            test += f" ≤ {d.level:.3g})" if d.level is not None else ""
-            if settings.mode == "point":
-                message = f"{d.case_id} ({d.group}) passed in the baseline and fails now ({evidence}){blame}"
-            else:
-                message = f"{d.case_id} ({d.group}): {evidence}{test}{blame}"
-            found.append(Finding(level=Level.ERROR, outcome="fail", **common, reason=Said(message)))
+            found.append(Finding(level=Level.ERROR, outcome="fail", **common,
+                                 reason=PairRegressed(decision=d, point=settings.mode == "point", attribution=blame)))
         elif d.outcome is PairOutcome.INCONCLUSIVE:
-            if d.baseline.judged < settings.baseline_runs:
-                more = (f"record the baseline from more runs (`gate baseline update` records "
-                        f"{settings.baseline_runs} per case) to decide it")
-            elif d.runs_needed is not None:
-                more = f"about {d.runs_needed} more runs would decide it (more `decision.confirm_runs`)"
-            else:
-                more = "more runs than a check makes would decide it: watch it on the base branch"
-            found.append(decider.inconclusive(**common, reason=Said(f"{d.case_id} ({d.group}): {evidence}{test}) — "
-                                              f"inconclusive: {more}")))
+            found.append(decider.inconclusive(**common, reason=PairOpen(decision=d, needs=_needs(d, settings),
+                                                                        baseline_runs=settings.baseline_runs)))
         else:
             found.append(Finding(level=Level.INFO, rule="regression-cleared", case_id=d.case_id, group=d.group,
-                                 p_value=common["p_value"],
-                                 reason=Said(f"{d.case_id} ({d.group}): {evidence} — within the baseline's noise, not a regression")))
+                                 p_value=common["p_value"], reason=PairCleared(decision=d)))
     return found
 
 
 def baseline_notes(comparison: Comparison) -> list[Finding]:
     """What the reader must know about the baseline itself."""
     if not comparison.present:
-        return [Finding(level=Level.INFO, rule="no-baseline",
-                        reason=Said("no baseline yet: nothing to compare with — `gate baseline update` records one from fresh runs"))]
+        return [Finding(level=Level.INFO, rule="no-baseline", reason=BaselineNote(state="none"))]
     found: list[Finding] = []
     if comparison.stale:
-        found.append(Finding(level=Level.WARNING, rule="stale-baseline",
-                             reason=Said("the baseline was recorded on a different case set (cases_digest changed) — update it with `gate baseline update`")))
+        found.append(Finding(level=Level.WARNING, rule="stale-baseline", reason=BaselineNote(state="stale")))
     if comparison.other_agent:
-        found.append(Finding(level=Level.WARNING, rule="baseline-identity",
-                             reason=Said("the baseline was recorded with another agent identity or gate.yaml policy "
-                             "— the comparison may mix two agents; update it with `gate baseline update`")))
+        found.append(Finding(level=Level.WARNING, rule="baseline-identity", reason=BaselineNote(state="other-agent")))
     if comparison.from_v1:
-        found.append(Finding(level=Level.WARNING, rule="baseline-v1",
-                             reason=Said("the baseline is a v1 file, read as one run per case: too thin to confirm most "
-                             "regressions — record a v2 one from fresh runs with `gate baseline update`")))
+        found.append(Finding(level=Level.WARNING, rule="baseline-v1", reason=BaselineNote(state="v1")))
     return found

@@ -243,3 +243,12 @@ def runs_to_exclude(
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if excludes(mid) else (mid, hi)
     return hi
+
+
+def four_digits(value: float) -> float:
+    """``value`` to four significant digits, as results.json records a p-value or a level (0.01234)."""
+    return float(format(value, ".4g"))
+
+
+def four_digits_or_none(value: float | None) -> float | None:
+    return None if value is None else four_digits(value)

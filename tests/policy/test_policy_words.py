@@ -24,7 +24,6 @@ UNCONVERTED: dict[str, str] = {
     "consistency.py": "its findings' text is not yet a reason",
     "decide.py": "its findings' text is not yet a reason",
     "drift.py": "its findings' text is not yet a reason",
-    "evidence.py": "its findings' text is not yet a reason",
     "never.py": "its findings' text is not yet a reason",
     "outage.py": "its findings' text is not yet a reason",
     "power_notes.py": "its findings' text is not yet a reason",
