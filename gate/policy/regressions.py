@@ -18,7 +18,7 @@ from gate.model import SharedFieldNames
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.scoring.power import detectable_drop
-from gate.scoring.stats import fisher_less, fisher_min_attainable, tarone_bonferroni
+from gate.scoring.stats import fisher_less, fisher_min_attainable, four_digits_or_none, tarone_bonferroni
 from gate.verdict import RunCount
 
 MAX_RUNS_NEEDED = 100
@@ -56,17 +56,14 @@ class PairDecision(SharedFieldNames):
             "case_id": self.case_id, "group": self.group, "outcome": self.outcome.value,
             "test": POINT_TEST if self.p_value is None else TEST,
             "now": self.now.model_dump(), "baseline": self.baseline.model_dump(),
-            "p_value": _round(self.p_value), "level": _round(self.level), "runs_needed": self.runs_needed,
+            "p_value": four_digits_or_none(self.p_value), "level": four_digits_or_none(self.level),
+            "runs_needed": self.runs_needed,
             "detectable_drop": self.detectable_drop,
         }
 
 
 TEST = "one-sided Fisher exact test against the baseline, Tarone-corrected over the compared pairs"
 POINT_TEST = "point: passed every baseline run and fails one now"
-
-
-def _round(value: float | None) -> float | None:
-    return None if value is None else float(f"{value:.4g}")
 
 
 Pair = tuple[str, str]

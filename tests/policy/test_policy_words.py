@@ -27,7 +27,6 @@ UNCONVERTED: dict[str, str] = {
     "never.py": "its findings' text is not yet a reason",
     "outage.py": "its findings' text is not yet a reason",
     "power_notes.py": "its findings' text is not yet a reason",
-    "regressions.py": "its findings' text is not yet a reason",
     "uncertain.py": "its findings' text is not yet a reason",
 }
 """Modules still building the words of their findings; the list shrinks to nothing."""

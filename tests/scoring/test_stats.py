@@ -299,3 +299,12 @@ def test_invalid_arguments_raise_value_error(call: object) -> None:
     assert callable(call)
     with pytest.raises(ValueError):
         call()
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    (0.012345678, 0.01235), (0.05, 0.05), (1 / 3, 0.3333), (2.5e-07, 2.5e-07), (1.0, 1.0), (0.0, 0.0),
+])
+def test_four_digits_keeps_four_significant_digits(value: float, expected: float) -> None:
+    """results.json records p-values and levels this way; a number, not text."""
+    assert stats.four_digits(value) == expected
+    assert stats.four_digits_or_none(value) == expected and stats.four_digits_or_none(None) is None
