@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from gate.formats.percent import percent
-from gate.policy.reasons import Said
+from gate.policy.reasons.consistency import ConsistencyBelow, CurveBroken, GainBelow
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.consistency import ConsistencyReport
 from gate.scoring.repeats import rounded
 
 _LEVEL = {"fail": Level.ERROR, "warn": Level.WARNING}
-
-
-def _line(level: Level) -> str:
-    return "fail" if level is Level.ERROR else "pass"
 
 
 def consistency_findings(report: ConsistencyReport) -> list[Finding]:
@@ -25,18 +20,17 @@ def consistency_findings(report: ConsistencyReport) -> list[Finding]:
             if level is not None:
                 overall = rounded(data.overall)
                 found.append(Finding(level=level, rule="consistency", case_id=case.case_id, group=group, value=overall,
-                                     reason=Said(f"{case.case_id} ({group}): consistency {percent(overall)} "
-                                     f"is below the case's {_line(level)} line")))
+                                     reason=ConsistencyBelow(case_id=case.case_id, group=group, consistency=overall,
+                                                             failed=level is Level.ERROR)))
         level = _LEVEL.get(case.gain_status or "")
         if level is not None:
             gain = rounded(case.gain)
             found.append(Finding(level=level, rule="stability-gain", case_id=case.case_id, value=gain,
-                                 reason=Said(f"{case.case_id}: skill stability gain B − A = {percent(gain)} "
-                                 f"is below the case's {_line(level)} line")))
+                                 reason=GainBelow(case_id=case.case_id, gain=gain, failed=level is Level.ERROR)))
     for curve in sorted(report.curves, key=lambda c: c.case_id):
         level = _LEVEL.get(curve.status or "")
         if level is not None:
-            why = "; ".join(curve.breaks) or f"B gain on the hardest task {percent(rounded(curve.hardest_gain))}"
             found.append(Finding(level=level, rule="degradation-curve", case_id=curve.case_id,
-                                 reason=Said(f"{curve.case_id}: consistency degradation curve — {why}")))
+                                 reason=CurveBroken(case_id=curve.case_id, breaks=tuple(curve.breaks),
+                                                    hardest_gain=rounded(curve.hardest_gain))))
     return found

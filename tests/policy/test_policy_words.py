@@ -21,7 +21,6 @@ POLICY = Path(__file__).resolve().parents[2] / "gate" / "policy"
 
 UNCONVERTED: dict[str, str] = {
     "bar.py": "its findings' text is not yet a reason",
-    "consistency.py": "its findings' text is not yet a reason",
     "decide.py": "its findings' text is not yet a reason",
     "drift.py": "its findings' text is not yet a reason",
     "never.py": "its findings' text is not yet a reason",
