@@ -12,7 +12,7 @@ from gate.config.decision import DecisionConfig
 from gate.config.gate_yaml import Thresholds
 from gate.policy import baseline_noise, drift, never, outage, power_notes, regressions, uncertain
 from gate.policy import evidence as decision
-from gate.policy.reasons import Said
+from gate.policy.reasons.run import Interrupted, ShardOnly
 from gate.policy.thresholds import Finding, Level, gate_passed, sort_findings
 from gate.scoring import metrics as metrics_mod
 from gate.scoring.comparison import Comparison
@@ -50,8 +50,7 @@ def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metr
     findings: list[Finding] = never.findings(cases, verdicts, comparison.accepted)
     findings += uncertain.findings(cases, verdicts, comparison, settings)
     if partial:
-        findings.append(Finding(level=Level.INFO, rule="shard",
-                                reason=Said("thresholds are enforced on the merged result (`gate merge`)")))
+        findings.append(Finding(level=Level.INFO, rule="shard", reason=ShardOnly()))
     else:
         measured = frozenset(dimension_key(cases[c.case_id]) for c in (consistency.cases if consistency else ()))
         lines = decision.line_findings(computed, thresholds, settings, measured)
@@ -76,8 +75,7 @@ def decide(cases: Mapping[str, Case], verdicts: list[RunVerdict], computed: Metr
     if unavailable is not None:
         findings = [f for f in findings if f.rule not in outage.OUTAGE_HIDES] + [unavailable]
     if interrupted:
-        findings.append(Finding(level=Level.RED_LINE, rule="interrupted",
-                                reason=Said("the run was interrupted: results are partial and never pass")))
+        findings.append(Finding(level=Level.RED_LINE, rule="interrupted", reason=Interrupted()))
     findings = sort_findings(findings)
     passed = gate_passed(findings, fail_on) and not interrupted
     if power is not None:

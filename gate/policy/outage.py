@@ -8,7 +8,7 @@ the agent or the skill for answers it never gave.
 from __future__ import annotations
 
 from gate.config.decision import DecisionConfig
-from gate.policy.reasons import Said
+from gate.policy.reasons.run import AgentDown, Unreachable
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.metrics import Metrics
 from gate.trajectory import UNREACHABLE
@@ -21,19 +21,15 @@ def unavailable(metrics: Metrics, verdicts: list[RunVerdict], settings: Decision
     ordered = sorted(verdicts, key=lambda v: (v.case_id, v.group, v.run))
     unreachable = [v for v in ordered if v.error is not None and v.metadata.get(UNREACHABLE) is True]
     if unreachable and settings.outage_on_unreachable:
-        runs = f"{len(unreachable)} run{'s' if len(unreachable) != 1 else ''}"
         return Finding(level=Level.RED_LINE, rule="agent-unavailable",
-                       reason=Said(f"the agent is unavailable (nothing listened on any attempt of {runs}) — an "
-                       f"outage, not a regression; the first error: {unreachable[0].error}"))
+                       reason=Unreachable(runs=len(unreachable), first_error=unreachable[0].error))
     down = [(g, m) for g, m in sorted(metrics.overall.items())
             if m.runs and m.agent_errors / m.runs > settings.outage_share]
     if not down:
         return None
     first = next((v.error for v in ordered if v.error), "")
-    counts = "; ".join(f"group {g}: {m.agent_errors} of {m.runs} runs" for g, m in down)
     return Finding(level=Level.RED_LINE, rule="agent-unavailable",
-                   reason=Said(f"the agent is unavailable ({counts} ended in an agent error) — an outage or a "
-                   f"broken agent, not a regression; the first error: {first}"))
+                   reason=AgentDown(groups=tuple((g, m.agent_errors, m.runs) for g, m in down), first_error=first))
 
 
 OUTAGE_HIDES = frozenset({"regression", "regression-cleared", "dimension-regression", "min-a", "min-delta",

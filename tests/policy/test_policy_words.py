@@ -21,10 +21,8 @@ POLICY = Path(__file__).resolve().parents[2] / "gate" / "policy"
 
 UNCONVERTED: dict[str, str] = {
     "bar.py": "its findings' text is not yet a reason",
-    "decide.py": "its findings' text is not yet a reason",
     "drift.py": "its findings' text is not yet a reason",
     "never.py": "its findings' text is not yet a reason",
-    "outage.py": "its findings' text is not yet a reason",
     "power_notes.py": "its findings' text is not yet a reason",
     "uncertain.py": "its findings' text is not yet a reason",
 }
