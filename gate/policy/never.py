@@ -16,9 +16,8 @@ from collections.abc import Mapping
 
 from gate.baseline.store import Acceptance
 from gate.case import Case
-from gate.policy.reasons import Said
+from gate.policy.reasons.never import NeverBroken, StandingAcceptance
 from gate.policy.thresholds import Finding, Level
-from gate.redaction.sanitize import one_line
 from gate.verdict import RunVerdict, Status
 
 RULE = "zero-tolerance"
@@ -49,10 +48,6 @@ def _judged_runs(verdicts: list[RunVerdict]) -> dict[tuple[str, str], int]:
     return runs
 
 
-def _accepted_note(acceptance: Acceptance) -> str:
-    return f"accepted on {acceptance.accepted_on}: {one_line(acceptance.reason, 200)}"
-
-
 def findings(cases: Mapping[str, Case], verdicts: list[RunVerdict], accepted: tuple[Acceptance, ...]) -> list[Finding]:
     """A red line per never-rule broken in some run (a warning when accepted on the record), and a
     warning per standing acceptance not broken this time."""
@@ -62,22 +57,17 @@ def findings(cases: Mapping[str, Case], verdicts: list[RunVerdict], accepted: tu
     found = []
     for (case_id, constraint_id, group), bad in sorted(broken.items()):
         first = next(c for c in bad[0].constraints if c.id == constraint_id)
-        which = ", ".join(str(v.run) for v in bad[:5]) + (", …" if len(bad) > 5 else "")
-        evidence = (f"{case_id} ({group}): never-rule `{constraint_id}` broken in {len(bad)} of "
-                    f"{runs[(case_id, group)]} runs (run {which}; run {bad[0].run}: {one_line(first.detail, 160)})")
         acceptance = by_key.get((case_id, constraint_id))
+        reason = NeverBroken(case_id=case_id, constraint=constraint_id, group=group, runs=tuple(v.run for v in bad),
+                             judged=runs[(case_id, group)], first_detail=first.detail, acceptance=acceptance)
         if acceptance is not None:
-            found.append(Finding(level=Level.WARNING, rule=ACCEPTED_RULE, case_id=case_id, group=group,
-                                 reason=Said(f"{evidence} — a known violation, {_accepted_note(acceptance)}")))
+            found.append(Finding(level=Level.WARNING, rule=ACCEPTED_RULE, case_id=case_id, group=group, reason=reason))
         else:
             found.append(Finding(level=Level.RED_LINE, rule=RULE, outcome="fail", case_id=case_id, group=group,
-                                 reason=Said(f"{evidence} — one violation fails the gate, whatever the rates, the "
-                                 "baseline or the reruns say")))
+                                 reason=reason))
     seen = {(case_id, constraint_id) for case_id, constraint_id, _ in broken}
     for acceptance in accepted:
         if (acceptance.case_id, acceptance.constraint) not in seen and acceptance.case_id in cases:
             found.append(Finding(level=Level.WARNING, rule=ACCEPTED_RULE, case_id=acceptance.case_id,
-                                 reason=Said(f"{acceptance.case_id}: never-rule `{acceptance.constraint}` has a standing "
-                                 f"acceptance ({_accepted_note(acceptance)}), not broken in this run — "
-                                 "revoke it with `gate baseline accept --revoke`")))
+                                 reason=StandingAcceptance(acceptance=acceptance)))
     return found

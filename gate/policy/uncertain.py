@@ -23,38 +23,19 @@ from collections.abc import Mapping
 from gate.baseline.store import Acceptance
 from gate.case import Case
 from gate.config.decision import DecisionConfig
-from gate.policy.reasons import Said
+from gate.policy.reasons.never import NeverUncertain, Uncertain
 from gate.policy.thresholds import Finding, Level
-from gate.redaction.sanitize import one_line
 from gate.scoring.comparison import Comparison
-from gate.verdict import ConstraintVerdict, RunVerdict, Status, describe_readings
+from gate.verdict import ConstraintVerdict, RunVerdict, Status
 
 RULE = "needs-a-look"
-SETTLE = "`gate review` settles it"
 
 Pair = tuple[str, str]
-
-
-def readings_line(constraint: ConstraintVerdict, run: int) -> str:
-    """`count` (run 0): read as «…» → pass (…); or as «…» → fail (…)."""
-    readings = describe_readings(constraint.readings) or one_line(constraint.detail, 200)
-    return f"`{constraint.id}` (run {run}): {one_line(readings, 400)}"
 
 
 def _is_never_rule(case: Case | None, constraint_id: str) -> bool:
     rule = case.constraint(constraint_id) if case is not None else None
     return rule is not None and rule.zero_tolerance
-
-
-def _known(comparison: Comparison, pair: Pair) -> tuple[bool, str]:
-    """Whether the baseline's record of the pair had uncertain runs too, and what it says of it."""
-    before = comparison.count(*pair)
-    if not comparison.present or before is None:
-        return False, "no baseline record of this pair says whether it was read so before"
-    if before.uncertain:
-        runs = before.judged + before.uncertain
-        return True, f"the baseline had {before.uncertain} of its {runs} runs of this pair uncertain too"
-    return False, f"the baseline read all {before.judged} of its runs of this pair"
 
 
 def _pair_finding(pair: Pair, runs: list[RunVerdict], total: int, cases: Mapping[str, Case],
@@ -66,30 +47,27 @@ def _pair_finding(pair: Pair, runs: list[RunVerdict], total: int, cases: Mapping
     first: dict[str, tuple[int, ConstraintVerdict]] = {}
     for run, constraint in shown:
         first.setdefault(constraint.id, (run, constraint))
-    named = " · ".join(readings_line(c, run) for run, c in first.values())
-    known, baseline = _known(comparison, pair)
-    message = (f"{pair[0]} ({pair[1]}): {len(runs)} of {total} runs uncertain, left out of the pass rate and never "
-               f"counted as passes ({baseline}); {SETTLE} — {named}")
+    # the baseline's record of the pair: uncertain there too, the gap is known
+    before = comparison.count(*pair) if comparison.present else None
+    known = before is not None and before.uncertain > 0
+    reason = Uncertain(case_id=pair[0], group=pair[1], uncertain=len(runs), total=total, baseline=before, known=known,
+                       shown=tuple(first.values()))
     if known:
         return Finding(level=Level.INFO, rule=RULE, case_id=pair[0], group=pair[1], value=float(len(runs)),
-                       reason=Said(f"known: {message}"))
+                       reason=reason)
     level = Level.ERROR if settings.fail_on_inconclusive else Level.WARNING
     return Finding(level=level, rule=RULE, outcome="inconclusive", case_id=pair[0], group=pair[1],
-                   value=float(len(runs)), reason=Said(message))
+                   value=float(len(runs)), reason=reason)
 
 
 def _never_finding(key: tuple[str, str, str], runs: list[RunVerdict], total: int,
                    acceptance: Acceptance | None) -> Finding:
     case_id, constraint_id, group = key
     first = next(c for c in runs[0].uncertain() if c.id == constraint_id)
-    head = f"{case_id} ({group}): never-rule `{constraint_id}` uncertain in {len(runs)} of {total} runs"
-    readings = readings_line(first, runs[0].run)
-    if acceptance is not None:
-        return Finding(level=Level.WARNING, rule=RULE, case_id=case_id, group=group,
-                       reason=Said(f"{head} — a possible case of a violation accepted on {acceptance.accepted_on}; "
-                       f"{SETTLE} — {readings}"))
-    return Finding(level=Level.ERROR, rule=RULE, case_id=case_id, group=group,
-                   reason=Said(f"{head} — a possible violation of a never-rule is not waved through; {SETTLE} — {readings}"))
+    reason = NeverUncertain(case_id=case_id, group=group, uncertain=len(runs), total=total, run=runs[0].run,
+                            first=first, accepted_on=None if acceptance is None else acceptance.accepted_on)
+    return Finding(level=Level.WARNING if acceptance is not None else Level.ERROR, rule=RULE, case_id=case_id,
+                   group=group, reason=reason)
 
 
 def findings(cases: Mapping[str, Case], verdicts: list[RunVerdict], comparison: Comparison,
