@@ -16,7 +16,18 @@ from typing import Any
 
 from gate.case import Case, Constraint
 from gate.config.gate_yaml import GateConfig, Thresholds
-from gate.policy.reasons import Said
+from gate.policy.reasons import Reason
+from gate.policy.reasons.bar import (
+    BarLowered,
+    CaseGone,
+    ConstraintChanged,
+    ConstraintRemoved,
+    GroupRemoved,
+    LineSetBelow,
+    Lowered,
+    NoLongerNever,
+    TurnedOff,
+)
 from gate.policy.thresholds import FAIL_ON, Finding, Level, rank
 
 RULE = "bar-lowered"
@@ -32,63 +43,62 @@ def _constraint_bar(constraint: Constraint) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
-def _case_lowerings(before: Case, after: Case | None) -> list[str]:
+def _case_lowerings(before: Case, after: Case | None) -> list[Reason]:
     if after is None:
-        return [f"case {before.id} no longer runs (removed, or no longer selected)"]
-    found = []
+        return [CaseGone(case_id=before.id)]
+    found: list[Reason] = []
     for group in sorted(set(before.groups) - set(after.groups)):
-        found.append(f"case {before.id}: group {group} removed")
+        found.append(GroupRemoved(case_id=before.id, group=group))
     if after.repeats < before.repeats:
-        found.append(f"case {before.id}: repeats lowered from {before.repeats} to {after.repeats}")
+        found.append(Lowered(setting=("repeats",), before=before.repeats, after=after.repeats, case_id=before.id))
     for constraint in before.constraints:
         if not constraint.is_rule or constraint.id is None:
             continue
         now = after.constraint(constraint.id)
         if now is None:
-            found.append(f"case {before.id}: constraint `{constraint.id}` removed")
+            found.append(ConstraintRemoved(case_id=before.id, constraint=constraint.id))
         elif constraint.zero_tolerance and not now.zero_tolerance:
-            found.append(f"case {before.id}: constraint `{constraint.id}` is no longer a never-rule (zero_tolerance)")
+            found.append(NoLongerNever(case_id=before.id, constraint=constraint.id))
         elif _constraint_bar(constraint) != _constraint_bar(now.model_copy(update={"zero_tolerance": constraint.zero_tolerance})):
-            found.append(f"case {before.id}: constraint `{constraint.id}` changed ({constraint.label} → {now.label}, "
-                         "parameters or groups): a change may relax it")
+            found.append(ConstraintChanged(case_id=before.id, constraint=constraint.id, before=constraint.label,
+                                           after=now.label))
     return found
 
 
-def _threshold_lowerings(before: Thresholds, after: Thresholds) -> list[str]:
-    found = [f"thresholds.{line} lowered from {getattr(before, line):g} to {getattr(after, line):g}"
-             for line in _LINES if getattr(after, line) < getattr(before, line)]
+def _threshold_lowerings(before: Thresholds, after: Thresholds) -> list[Reason]:
+    found: list[Reason] = [Lowered(setting=("thresholds", line), before=getattr(before, line), after=getattr(after, line))
+                           for line in _LINES if getattr(after, line) < getattr(before, line)]
     for dimension, lines in sorted(before.per_dimension.items()):
         for line, value in sorted(lines.items()):
             now = after.per_dimension.get(dimension, {}).get(line, getattr(after, line))
             if now < value:
-                found.append(f"thresholds.per_dimension.{dimension}.{line} lowered from {value:g} to {now:g}")
+                found.append(Lowered(setting=("thresholds", "per_dimension", dimension, line), before=value, after=now))
     for dimension, lines in sorted(after.per_dimension.items()):
         for line, value in sorted(lines.items()):
             if line not in before.per_dimension.get(dimension, {}) and value < getattr(before, line):
-                found.append(f"thresholds.per_dimension.{dimension}.{line} set to {value:g}, below the "
-                             f"{getattr(before, line):g} that applied")
+                found.append(LineSetBelow(dimension=dimension, line=line, value=value, applied=getattr(before, line)))
     return found
 
 
-def _setting_lowerings(before: GateConfig, after: GateConfig) -> list[str]:
-    found = []
+def _setting_lowerings(before: GateConfig, after: GateConfig) -> list[Reason]:
+    found: list[Reason] = []
     if rank(FAIL_ON[after.fail_on]) < rank(FAIL_ON[before.fail_on]):
-        found.append(f"fail_on relaxed from {before.fail_on} to {after.fail_on}")
+        found.append(Lowered(setting=("fail_on",), before=before.fail_on, after=after.fail_on, relaxed=True))
     b, a = before.decision, after.decision
     if b.mode == "point" and a.mode != "point":
-        found.append("decision.mode relaxed from point to confidence")
+        found.append(Lowered(setting=("decision", "mode"), before="point", after="confidence", relaxed=True))
     if a.alpha < b.alpha:
-        found.append(f"decision.alpha lowered from {b.alpha:g} to {a.alpha:g} (fewer regressions confirmed)")
+        found.append(Lowered(setting=("decision", "alpha"), before=b.alpha, after=a.alpha))
     if b.fail_on_inconclusive and not a.fail_on_inconclusive:
-        found.append("decision.fail_on_inconclusive turned off")
+        found.append(TurnedOff(setting=("decision", "fail_on_inconclusive")))
     if before.baseline_lowered == "error" and after.baseline_lowered != "error":
-        found.append(f"baseline_lowered relaxed from error to {after.baseline_lowered}")
+        found.append(Lowered(setting=("baseline_lowered",), before="error", after=after.baseline_lowered, relaxed=True))
     if after.repeats is not None and (before.repeats is None or after.repeats < before.repeats):
-        found.append(f"repeats lowered from {before.repeats or 'each case’s own'} to {after.repeats}")
+        found.append(Lowered(setting=("repeats",), before=before.repeats, after=after.repeats))
     return found
 
 
-def lowerings(before: GateConfig, before_cases: Iterable[Case], after: GateConfig, after_cases: Iterable[Case]) -> list[str]:
+def lowerings(before: GateConfig, before_cases: Iterable[Case], after: GateConfig, after_cases: Iterable[Case]) -> list[Reason]:
     """Everything ``after`` removes or relaxes of ``before``'s bar, in a stable order."""
     now = {case.id: case for case in after_cases}
     found = _setting_lowerings(before, after) + _threshold_lowerings(before.thresholds, after.thresholds)
@@ -120,12 +130,11 @@ def effective(after: GateConfig, before: GateConfig) -> GateConfig:
                     baseline_lowered="error" if "error" in (before.baseline_lowered, after.baseline_lowered) else "warning")
 
 
-def findings(lowered: list[str], ref: str, *, acknowledged: bool) -> list[Finding]:
+def findings(lowered: list[Reason], ref: str, *, acknowledged: bool) -> list[Finding]:
     """A red line per lowering (whatever ``fail_on`` says), or a listed warning once acknowledged."""
     if acknowledged:
-        return [Finding(level=Level.WARNING, rule=RULE, reason=Said(f"acknowledged: this change lowers the bar of {ref}: {item}"))
+        return [Finding(level=Level.WARNING, rule=RULE, reason=BarLowered(lowering=item, ref=ref, acknowledged=True))
                 for item in lowered]
     return [Finding(level=Level.RED_LINE, rule=RULE, outcome="fail",
-                    reason=Said(f"this change lowers the bar of {ref}: {item} — the base's bar applies; a maintainer "
-                    "acknowledges a deliberate lowering (--accept-lowered-bar, e.g. from a label)"))
+                    reason=BarLowered(lowering=item, ref=ref, acknowledged=False))
             for item in lowered]
