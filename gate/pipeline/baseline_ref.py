@@ -20,7 +20,14 @@ from gate.baseline.store import Baseline
 from gate.errors import GateError
 from gate.files.safefiles import TooLarge, read_event
 from gate.pipeline import base_bar
-from gate.policy.reasons import Said
+from gate.policy.reasons.reference import (
+    AcceptancesAdded,
+    BaselineLoweredAt,
+    BaselineUnparsable,
+    ComparedAt,
+    NoBaselineAt,
+    RefUnreadable,
+)
 from gate.policy.thresholds import Finding, Level
 
 _PR_EVENTS = ("pull_request", "pull_request_target")
@@ -62,33 +69,31 @@ def reference(path: Path, ref: str | None, *, lowered_level: str = "error", ackn
     try:
         data = base_bar.file_at(path, ref)
     except base_bar.Unreadable as exc:
-        return working, [Finding(level=Level.WARNING, rule="baseline-ref", reason=Said(f"could not read the baseline at {short} ({exc}) — compared with the working tree's, which this "
-            "change may have edited; check out with history (fetch-depth: 0) so the base's can be read"))]
+        return working, [Finding(level=Level.WARNING, rule="baseline-ref",
+                                 reason=RefUnreadable(what="baseline", ref=short, error=str(exc)))]
     if data is None:
         return working, [Finding(level=Level.INFO, rule="baseline-ref",
-                                 reason=Said(f"no baseline at {short} yet: compared with the working tree's"))]
+                                 reason=NoBaselineAt(ref=short))]
     try:
         base = baseline_mod.parse(data, f"{short}:{path.name}")
     except GateError as exc:
         return working, [Finding(level=Level.WARNING, rule="baseline-ref",
-                                 reason=Said(f"the baseline at {short} is unreadable ({exc}) — compared with the working tree's"))]
-    notes = [Finding(level=Level.INFO, rule="baseline-ref", reason=Said(f"compared with the baseline at {short}"))]
+                                 reason=BaselineUnparsable(ref=short, error=str(exc)))]
+    notes = [Finding(level=Level.INFO, rule="baseline-ref", reason=ComparedAt(ref=short))]
     if working is not None:
         level = Level.WARNING if acknowledged or lowered_level != "error" else Level.ERROR
         lowered = diff(base, working).lowered
         if lowered:
             notes.append(Finding(
                 level=level, rule="baseline-lowered",
-                reason=Said(f"this change lowers the baseline for {len(lowered)} case(s) that passed at {short}: "
-                f"{', '.join(lowered)} — a lowered bar must be a reviewed decision")))
+                reason=BaselineLoweredAt(ref=short, cases=tuple(lowered))))
         known = {(a.case_id, a.constraint) for a in base.accepted}
         added = [a for a in working.accepted if (a.case_id, a.constraint) not in known]
         if added:
             notes.append(Finding(
                 level=level, rule="baseline-lowered",
-                reason=Said(f"this change accepts never-rule violations the baseline at {short} does not: "
-                + ", ".join(f"{a.case_id} `{a.constraint}`" for a in added)
-                + ("" if acknowledged else " — they count only once a maintainer acknowledges the lowered bar"))))
+                reason=AcceptancesAdded(ref=short, added=tuple((a.case_id, a.constraint) for a in added),
+                                        acknowledged=acknowledged)))
             if acknowledged:
                 base = base.model_copy(update={"accepted": working.accepted})
     return base, notes

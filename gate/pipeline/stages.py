@@ -22,7 +22,7 @@ from gate.pipeline.preflight import CheckSettings as CheckSettings
 from gate.pipeline.preflight import load_baseline as load_baseline
 from gate.pipeline.preflight import reference_baseline as reference_baseline
 from gate.pipeline.preflight import select_cases as select_cases
-from gate.policy.reasons import Said
+from gate.policy.reasons.reference import NoBarAt, RefUnreadable
 from gate.policy.thresholds import Finding
 from gate.process.budget import DEFAULT_BUDGET_S
 from gate.process.interrupts import StopRequests
@@ -138,11 +138,11 @@ def reference_bar(settings: CheckSettings, case_set: CaseSet) -> tuple[CheckSett
     try:
         base = base_bar.read(settings.config_file, ref)
     except base_bar.Unreadable as exc:
-        return settings, [Finding(level=Level.WARNING, rule="bar-ref", reason=Said(f"could not read the bar at {short} ({exc}) — this change's own cases and settings decide; check out "
-            "with history (fetch-depth: 0) so the base's can be read"))]
+        return settings, [Finding(level=Level.WARNING, rule="bar-ref",
+                                  reason=RefUnreadable(what="bar", ref=short, error=str(exc)))]
     if base is None:
         return settings, [Finding(level=Level.INFO, rule="bar-ref",
-                                  reason=Said(f"no {settings.config_file.name} at {short}: the bar is this change's own"))]
+                                  reason=NoBarAt(ref=short, file=settings.config_file.name))]
     try:
         selected = select_cases(settings.config, case_set, None)
     except GateError:
