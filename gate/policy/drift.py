@@ -42,7 +42,7 @@ from gate.policy.drift_choice import WEIGHTS, Candidate, Groups, Stratum, chosen
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.scoring.power import detectable_drop
-from gate.scoring.stats import stratified_exact_less
+from gate.scoring.stats import four_digits_or_none, stratified_exact_less
 from gate.verdict import RunCount
 
 Outcome = Literal["regressed", "like-baseline", "not-regressed", "open"]
@@ -152,12 +152,8 @@ class DimensionDrift(SharedFieldNames):
         return {"dimension": self.dimension, "stage": "more rounds", "test": TEST, "strata": self.strata,
                 "rounds": self.rounds, "planned_rounds": self.planned, "outcome": self.outcome,
                 "first_round": self.first_round.model_dump(), "baseline": self.baseline.model_dump(),
-                "fresh": self.fresh.model_dump(), "p_value": _round(self.p_value), "level": _round(self.level),
+                "fresh": self.fresh.model_dump(), "p_value": four_digits_or_none(self.p_value), "level": four_digits_or_none(self.level),
                 "detectable_drop": self.detectable_drop}
-
-
-def _round(value: float | None) -> float | None:
-    return None if value is None else float(f"{value:.4g}")
 
 
 def record(leg: Leg, table: Rows, done: int, outcome: Outcome, p: float | None, power: float) -> DimensionDrift:

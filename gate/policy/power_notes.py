@@ -9,14 +9,13 @@ never looser); a dimension given more rounds states its fresh test (:mod:`gate.p
 from __future__ import annotations
 
 from gate.config.decision import DecisionConfig
-from gate.formats.drops import detectable_drops
 from gate.policy import drift
-from gate.policy.reasons import Said
+from gate.policy.reasons.drift import DetectableDrops, DriftCleared, Drifted, Spending
 from gate.policy.thresholds import Finding, Level
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import Metrics
 from gate.scoring.power import detectable_drop
-from gate.scoring.stats import stratified_exact_less
+from gate.scoring.stats import four_digits, four_digits_or_none, stratified_exact_less
 
 FIRST_TEST = "stratified exact test (cases) of this check's runs against the baseline"
 
@@ -41,12 +40,12 @@ def first_round(before: Metrics, comparison: Comparison, settings: DecisionConfi
                                 "strata": len(rows),
                                 "baseline": {"passed": sum(r[0] for r in rows), "judged": sum(r[1] for r in rows)},
                                 "now": {"passed": sum(r[2] for r in rows), "judged": sum(r[3] for r in rows)},
-                                "p_value": float(f"{stratified_exact_less(rows):.4g}")})
+                                "p_value": four_digits(stratified_exact_less(rows))})
     level = first_alpha(settings) / max(len(entries), 1)
     for entry in entries:
         pooled, runs = entry["baseline"], entry["now"]
         assert isinstance(pooled, dict) and isinstance(runs, dict)
-        entry["level"] = float(f"{level:.4g}")
+        entry["level"] = four_digits(level)
         entry["detectable_drop"] = detectable_drop(pooled["passed"], pooled["judged"], runs["judged"], level,
                                                    settings.power)
     return entries
@@ -56,30 +55,22 @@ def findings(power: drift.Escalation | None, entries: list[dict[str, object]], s
     """A drifting dimension's decision as a finding; what the budget bought and what each
     dimension could detect as a note."""
     found: list[Finding] = []
-    drops = detectable_drops([*entries, *(d.as_json() for d in power.decisions)] if power else entries)
-    bought = "no more rounds"
+    spending = None
     if power is not None:
         for d in power.decisions:
-            evidence = (f"{d.fresh.passed} of {d.fresh.judged} fresh runs pass over {d.rounds} more round(s) of its "
-                        f"{d.strata} (case, group) pairs, {d.baseline.passed} of {d.baseline.judged} in the baseline "
-                        f"(stratified exact test p = {d.p_value if d.p_value is None else f'{d.p_value:.3g}'}")
             if d.outcome == "regressed":
                 found.append(Finding(level=Level.ERROR, outcome="fail", rule="dimension-drift", dimension=d.dimension,
                                      value=d.fresh.rate, threshold=d.baseline.rate,
-                                     p_value=None if d.p_value is None else float(f"{d.p_value:.4g}"),
-                                     reason=Said(f"{d.dimension} drifted below its baseline: {evidence} ≤ {d.level:.3g})")))
+                                     p_value=four_digits_or_none(d.p_value), reason=Drifted(decision=d)))
             elif d.outcome != "open":
                 found.append(Finding(level=Level.INFO, rule="dimension-drift-cleared", dimension=d.dimension,
-                                     p_value=None if d.p_value is None else float(f"{d.p_value:.4g}"),
-                                     reason=Said(f"{d.dimension}: {evidence}) — not below its baseline")))
-        rounds = len(power.made) - power.pilot_calls
-        what = ", ".join(f"{d.dimension} {d.rounds} round(s)" for d in power.decisions)
-        spent = ([f"{power.confirm_calls} on confirm reruns"] if power.confirm_calls else []) + (
-            [f"{power.pilot_calls} on a pilot run of the doubtful dimensions"] if power.pilot_calls else []) + (
-            [f"{rounds} on more rounds ({what})"] if rounds else [])
-        bought = (f"budget {power.plan.budget_calls} calls ({settings.budget:g}× the first round's "
-                  f"{power.first_calls}): " + (", ".join(spent) if spent else "no more rounds needed"))
+                                     p_value=four_digits_or_none(d.p_value), reason=DriftCleared(decision=d)))
+        spending = Spending(budget_calls=power.plan.budget_calls, budget=settings.budget, first_calls=power.first_calls,
+                            confirm_calls=power.confirm_calls, pilot_calls=power.pilot_calls,
+                            round_calls=len(power.made) - power.pilot_calls,
+                            rounds=tuple((d.dimension, d.rounds) for d in power.decisions))
     if entries:
-        listed = ", ".join(f"{d} {drop}" for d, drop in drops.items())
-        found.append(Finding(level=Level.INFO, rule="detectable-drop", reason=Said(f"{bought} · the drop each dimension could have detected ({settings.power * 100:.0f} % power): {listed}")))
+        decisions = tuple([*entries, *(d.as_json() for d in power.decisions)] if power else entries)
+        found.append(Finding(level=Level.INFO, rule="detectable-drop",
+                             reason=DetectableDrops(spending=spending, power=settings.power, decisions=decisions)))
     return found

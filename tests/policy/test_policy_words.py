@@ -20,8 +20,6 @@ from gate.report.wording import words
 POLICY = Path(__file__).resolve().parents[2] / "gate" / "policy"
 
 UNCONVERTED: dict[str, str] = {
-    "drift.py": "its findings' text is not yet a reason",
-    "power_notes.py": "its findings' text is not yet a reason",
 }
 """Modules still building the words of their findings; the list shrinks to nothing."""
 
