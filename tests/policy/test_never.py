@@ -11,7 +11,8 @@ from pydantic import ValidationError
 from gate.baseline.store import Acceptance
 from gate.case import Case
 from gate.policy import never
-from gate.policy.reasons import Said
+from gate.policy.reasons.lines import DeltaBelow
+from gate.policy.reasons.run import AgentDown
 from gate.policy.thresholds import Finding, Level, sort_findings, verdict_of
 from gate.report.wording import message_of
 from gate.verdict import ConstraintVerdict, RunVerdict, Status
@@ -65,8 +66,9 @@ def test_an_accepted_violation_warns_and_a_standing_acceptance_is_always_listed(
 
 
 def test_a_broken_never_rule_is_named_before_every_other_red_line() -> None:
-    other = Finding(level=Level.RED_LINE, rule="agent-unavailable", reason=Said("down"))
-    delta = Finding(level=Level.RED_LINE, rule="red-line-delta", dimension="B3/AA", reason=Said("skill hurts"))
+    other = Finding(level=Level.RED_LINE, rule="agent-unavailable", reason=AgentDown(groups=(("A", 6, 6),), first_error="down"))
+    delta = Finding(level=Level.RED_LINE, rule="red-line-delta", dimension="B3/AA",
+                    reason=DeltaBelow(dimension="B3/AA", delta=-0.3, line=-0.15, red_line=True))
     (broken,) = never.findings({"support-01": case(zero_tolerance=True)}, THIRD, ())
     assert [f.rule for f in sort_findings([delta, other, broken])] == ["zero-tolerance", "agent-unavailable",
                                                                        "red-line-delta"]

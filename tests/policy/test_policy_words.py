@@ -19,10 +19,6 @@ from gate.report.wording import words
 
 POLICY = Path(__file__).resolve().parents[2] / "gate" / "policy"
 
-UNCONVERTED: dict[str, str] = {
-}
-"""Modules still building the words of their findings; the list shrinks to nothing."""
-
 ALLOWED: dict[tuple[str, str], str] = {
     ("drift_choice.py", 'f"group {name}"'): "a case group's key among the dimensions, as results.json keys it",
 }
@@ -38,15 +34,13 @@ def _builds_text(node: ast.AST) -> bool:
         return True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
         return _is_text(node.func.value)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id == "Said"  # words chosen by the policy module itself
     return isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Add)) and (
         _is_text(node.left) or _is_text(node.right))
 
 
 def _text_built(tree: ast.AST) -> list[ast.expr]:
-    """The expressions that build text: f-strings, ``"…".format``/``"…".join``, ``"…" % x``, ``"…" + x``,
-    and a ``Said`` (a reason that is its own words); the outermost only."""
+    """The expressions that build text: f-strings, ``"…".format``/``"…".join``, ``"…" % x``, ``"…" + x``;
+    the outermost only."""
     found = [node for node in ast.walk(tree) if isinstance(node, ast.expr) and _builds_text(node)]
     inner = {id(n) for node in found for n in ast.walk(node) if n is not node}
     return [node for node in found if id(node) not in inner]
@@ -68,15 +62,7 @@ MODULES = sorted(path for path in POLICY.rglob("*.py"))
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(POLICY)))
 def test_policy_builds_no_text(path: Path) -> None:
     """A policy module returns numbers and reasons; the words are :mod:`gate.report.wording`'s."""
-    if path.name in UNCONVERTED and path.parent == POLICY:
-        pytest.skip(f"{path.name}: {UNCONVERTED[path.name]}")
     assert not _offences(path), _offences(path)
-
-
-def test_every_unconverted_module_still_builds_text() -> None:
-    """An entry of UNCONVERTED whose module no longer builds text is taken out: the list only shrinks."""
-    stale = [name for name in UNCONVERTED if not _offences(POLICY / name)]
-    assert not stale, stale
 
 
 def test_every_allowed_expression_is_still_there() -> None:
@@ -86,8 +72,8 @@ def test_every_allowed_expression_is_still_there() -> None:
 
 def test_the_check_finds_each_way_of_building_text() -> None:
     source = 'a = f"{x} runs"\nb = "{} runs".format(x)\nc = "%d runs" % x\nd = "runs: " + x\ne = ", ".join(x)\n' \
-             'f = float(x)\ng = "a constant"\nh = Said("words")\n'
-    assert len(_text_built(ast.parse(source))) == 6
+             'f = float(x)\ng = "a constant"\nh = round(x, 4)\n'
+    assert len(_text_built(ast.parse(source))) == 5
 
 
 def _kinds(base: type[Reason]) -> list[type[Reason]]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from gate.policy.reasons import Said
+from gate.policy.reasons.run import Interrupted
 from gate.policy.thresholds import Finding, Level, verdict_of
 
 
 def f(level: Level, outcome: str | None = None, rule: str = "min-a") -> Finding:
-    return Finding(level=level, rule=rule, reason=Said("m"), outcome=outcome)  # type: ignore[arg-type]
+    return Finding(level=level, rule=rule, reason=Interrupted(), outcome=outcome)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("findings", "fail_on", "expected"), [

@@ -13,10 +13,3 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Reason:
     """The base of every kind of reason; a kind without words in :mod:`gate.report.wording` is a bug."""
-
-
-@dataclass(frozen=True)
-class Said(Reason):
-    """A reason whose words its maker already chose: for the modules not yet speaking in reasons."""
-
-    text: str
