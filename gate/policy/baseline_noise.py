@@ -20,7 +20,7 @@ from typing import Literal
 
 from gate.case import Case
 from gate.config.decision import DecisionConfig
-from gate.policy.reasons.lines import Settled
+from gate.policy.reasons.lines import DeltaEvidence, RateEvidence, Settled
 from gate.policy.thresholds import Finding, Level, at_least
 from gate.scoring.comparison import Comparison
 from gate.scoring.metrics import GroupMetrics, Metrics
@@ -87,7 +87,7 @@ def settle(findings: list[Finding], metrics: Metrics, comparison: Comparison, ca
         return findings
     settled = []
     for finding in findings:
-        if finding.outcome != "inconclusive" or finding.rule in ("regression", "dimension-regression"):
+        if finding.outcome != "inconclusive" or not isinstance(finding.reason, RateEvidence | DeltaEvidence):
             settled.append(finding)
             continue
         ids = _line_cases(finding, metrics, cases)

@@ -92,6 +92,6 @@ class Settled(Reason):
     """An inconclusive line restated as a note: the baseline met it (``met``) or left it undecided too
     (``undecided``), and no group dropped from the baseline (each group's p-value)."""
 
-    line: Reason
+    line: RateEvidence | DeltaEvidence
     standing: Literal["met", "undecided"]
     tests: tuple[tuple[str, float], ...]

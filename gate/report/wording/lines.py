@@ -41,14 +41,29 @@ def _rate_below(reason: RateBelow) -> str:
     return f"{_rate_of(reason.dimension, reason.group)} {percent(reason.rate)} < {percent(reason.line)}{own_rules}"
 
 
+def _rate_shown(reason: RateEvidence) -> str:
+    return f"{_rate_of(reason.dimension, reason.group)} {rate_evidence(reason.measured, reason.confidence)}"
+
+
+def _delta_shown(reason: DeltaEvidence) -> str:
+    return (f"{reason.dimension}: B − A = {reason.delta * 100:+.1f} pts{points_span(reason.interval)} "
+            f"over {reason.cases} cases")
+
+
+def _versus(reason: RateEvidence | DeltaEvidence) -> str:
+    """The evidence against a line it does not meet, undecided: "… vs the 70.0% line"."""
+    if isinstance(reason, RateEvidence):
+        return f"{_rate_shown(reason)} vs the {pct(reason.line)} line"
+    return f"{_delta_shown(reason)} vs the {_points(reason.line)} line"
+
+
 @words.register
 def _rate_evidence(reason: RateEvidence) -> str:
-    shown = f"{_rate_of(reason.dimension, reason.group)} {rate_evidence(reason.measured, reason.confidence)}"
     if reason.decided:
-        return f"{shown} is below the {pct(reason.line)} line"
+        return f"{_rate_shown(reason)} is below the {pct(reason.line)} line"
     needed = ("more cases or runs would decide it" if reason.runs_per_case is None
               else f"about {reason.runs_per_case} runs per case would decide it")
-    return f"{shown} vs the {pct(reason.line)} line — inconclusive: {needed}"
+    return f"{_versus(reason)} — inconclusive: {needed}"
 
 
 @words.register
@@ -59,12 +74,9 @@ def _delta_below(reason: DeltaBelow) -> str:
 
 @words.register
 def _delta_evidence(reason: DeltaEvidence) -> str:
-    evidence = (f"{reason.dimension}: B − A = {reason.delta * 100:+.1f} pts{points_span(reason.interval)} "
-                f"over {reason.cases} cases")
     if not reason.decided:
-        return (f"{evidence} vs the {_points(reason.line)} line — inconclusive: more runs of these cases would "
-                "decide it")
-    return f"{evidence} < {_points(reason.line)}{_FIX_THE_SKILL if reason.red_line else ''}"
+        return f"{_versus(reason)} — inconclusive: more runs of these cases would decide it"
+    return f"{_delta_shown(reason)} < {_points(reason.line)}{_FIX_THE_SKILL if reason.red_line else ''}"
 
 
 @words.register
@@ -81,7 +93,5 @@ def _unjudged(reason: UnjudgedRuns) -> str:
 
 @words.register
 def _settled(reason: Settled) -> str:
-    # the line's evidence, without what it said of being inconclusive
-    shown = words(reason.line).split(" — inconclusive")[0].split(" — ")[0]
     tests = ", ".join(f"{group} p = {p:.3g}" for group, p in reason.tests)
-    return f"{shown} — {_STANDING[reason.standing]} (no drop from the baseline: {tests})"
+    return f"{_versus(reason.line)} — {_STANDING[reason.standing]} (no drop from the baseline: {tests})"
