@@ -9,7 +9,7 @@ every kind its words.
 from __future__ import annotations
 
 from gate.policy.thresholds import Finding
-from gate.report.wording import bar, consistency, drift, lines, never, reference, regressions, run  # noqa: F401  (register)
+from gate.report.wording import bar, consistency, drift, lines, never, reference, regressions, run  # noqa: F401 (imported: they register their words)
 from gate.report.wording.base import words
 
 __all__ = ["finding_json", "message_of", "words"]
