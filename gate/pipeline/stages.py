@@ -51,11 +51,13 @@ never pay for them)."""
 def import_ahead() -> None:
     """Import what judging the answers and writing the reports will: `gate check`
     does it while its first agent calls are out, instead of while answers or the reports wait."""
+    from gate.policy.thresholds import Finding
     from gate.subject import prepare_analysers
 
     prepare_analysers()
     for name in REPORTING_MODULES:
         importlib.import_module(name)
+    Finding.model_rebuild()  # its typed reasons' schema, built on the first finding otherwise
 
 
 def identity(config: GateConfig) -> dict[str, Any]:
