@@ -47,19 +47,17 @@ def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts
         return None
     first = metrics_mod.compute(case_set.cases, first_verdicts)
     comparison = compare(base, first, case_set.digest)
-    # a pair its own test already found regressed fails the gate by itself: the dimension is judged without it
+    # a pair its own test already found regressed fails the gate by itself: more runs would change no verdict
     confirmed = metrics_mod.compute(case_set.cases, [verdicts[k] for k in sorted(before) if k in verdicts])
-    regressed = {(d.case_id, d.group) for d in regressions.decide(confirmed, comparison, alpha=settings.alpha)
-                 if d.outcome is regressions.PairOutcome.REGRESSED}
+    regressed = any(d.outcome is regressions.PairOutcome.REGRESSED
+                    for d in regressions.decide(confirmed, comparison, alpha=settings.alpha))
     start: dict[drift_choice.Stratum, int] = {}
     for cid, group, run in before:
         start[(cid, group)] = max(start.get((cid, group), 0), run + 1)
     confirm_calls = len(before - planned)
     made: set[RunKey] = set()
-    # a regressed pair fails the gate already: more runs would change no verdict, so none are made
     groups = drift_choice.declared(case_set.cases, settings.case_groups)
-    pilot = [] if regressed else drift_choice.pilot(first, comparison, settings, len(planned), frozenset(regressed),
-                                                    confirm_calls, groups)
+    pilot = [] if regressed else drift_choice.pilot(first, comparison, settings, len(planned), confirm_calls, groups)
     selection = first
     if pilot:
         keys = [(cid, group, start.get((cid, group), 0)) for cid, group in pilot]
@@ -70,8 +68,7 @@ def drive(config: GateConfig, case_set: CaseSet, base: Baseline | None, verdicts
         selection = metrics_mod.compute(case_set.cases, first_verdicts + [got[k] for k in keys])
         for cid, group in pilot:
             start[(cid, group)] = start.get((cid, group), 0) + 1
-    plan = drift.plan(selection, comparison, settings, len(planned), frozenset(regressed), confirm_calls + len(made),
-                      groups)
+    plan = drift.plan(selection, comparison, settings, len(planned), confirm_calls + len(made), groups)
     if regressed:
         plan = dataclasses.replace(plan, chosen=())
     decisions = _legs(plan, comparison, start, fetch, made, settings.power)
@@ -102,9 +99,10 @@ def _legs(plan: drift.Plan, comparison: Comparison, start: dict[drift_choice.Str
             remaining -= len(keys)
             for key in keys:
                 fresh.setdefault((key[0], key[1]), []).append(got[key])
-            outcome = _decided(leg, comparison, fresh, number, power).outcome
+            decided = _decided(leg, comparison, fresh, number, power)
+            outcome = decided.outcome
             if outcome != "open":
-                decisions.append(_decided(leg, comparison, fresh, number, power))
+                decisions.append(decided)
                 break
         if outcome == "regressed":
             break

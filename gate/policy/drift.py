@@ -97,10 +97,10 @@ class Plan:
 
 
 def plan(selection: Metrics, comparison: Comparison, settings: DecisionConfig, first_calls: int,
-         regressed: frozenset[Stratum] = frozenset(), spent: int = 0, groups: Groups | None = None) -> Plan:
+         spent: int = 0, groups: Groups | None = None) -> Plan:
     """The dimensions tested and the calls left for them after ``spent`` (confirm reruns, the pilot)."""
     available = more_calls(settings, first_calls, spent)
-    return Plan(chosen(selection, comparison, available, regressed, groups), available, settings.alpha,
+    return Plan(chosen(selection, comparison, available, groups), available, settings.alpha,
                 settings.power_rounds, int(settings.budget * first_calls + 1e-9))
 
 

@@ -70,10 +70,10 @@ def unmatched(cases: Mapping[str, Case], case_groups: Mapping[str, list[str]]) -
             if not any(matching(cid, case.tags, pattern) for cid, case in cases.items())]
 
 
-def candidates(selection: Metrics, comparison: Comparison, regressed: frozenset[Stratum] = frozenset(),
-               min_failed: int = MIN_FAILED, groups: Groups | None = None) -> list[Candidate]:
+def candidates(selection: Metrics, comparison: Comparison, min_failed: int = MIN_FAILED,
+               groups: Groups | None = None) -> list[Candidate]:
     """Dimensions (and declared groups) whose selection runs failed more than the others', most
-    doubtful first; ``regressed`` pairs (found by their own test, failing the gate already) are left out."""
+    doubtful first."""
     found: dict[str, list[Stratum]] = {}
     failed: dict[str, int] = {}
     runs: dict[str, int] = {}
@@ -83,7 +83,7 @@ def candidates(selection: Metrics, comparison: Comparison, regressed: frozenset[
             label for label, ids in (groups or {}).items() if case_id in ids)
         for group, now in sorted(outcome.counts.items()):
             before = comparison.count(case_id, group)
-            if not now.judged or before is None or not before.judged or (case_id, group) in regressed:
+            if not now.judged or before is None or not before.judged:
                 continue
             for label in labels:
                 found.setdefault(label, []).append((case_id, group))
@@ -120,11 +120,11 @@ def more_calls(settings: DecisionConfig, first_calls: int, spent: int) -> int:
 
 
 def pilot(first: Metrics, comparison: Comparison, settings: DecisionConfig, first_calls: int,
-          regressed: frozenset[Stratum] = frozenset(), spent: int = 0, groups: Groups | None = None) -> list[Stratum]:
+          spent: int = 0, groups: Groups | None = None) -> list[Stratum]:
     """One selection run more of every pair of each dimension the first round doubts at all, most
     doubtful first, within ``PILOT_SHARE`` of the calls left."""
     calls = more_calls(settings, first_calls, spent)
-    return piloted(candidates(first, comparison, regressed, min_failed=1, groups=groups), calls)
+    return piloted(candidates(first, comparison, min_failed=1, groups=groups), calls)
 
 
 def piloted(doubtful: list[Candidate], calls: int) -> list[Stratum]:
@@ -141,12 +141,12 @@ def piloted(doubtful: list[Candidate], calls: int) -> list[Stratum]:
     return list(found)
 
 
-def chosen(selection: Metrics, comparison: Comparison, available: int, regressed: frozenset[Stratum] = frozenset(),
+def chosen(selection: Metrics, comparison: Comparison, available: int,
            groups: Groups | None = None) -> tuple[Candidate, ...]:
     """The dimensions tested, in order: the most doubtful, then the next (on what the first leaves) —
     when ``available`` calls could give it ``TESTED_ROUNDS`` after the first's earliest stop (its
     third round); otherwise the first alone, at the whole level."""
-    return tested(candidates(selection, comparison, regressed, groups=groups), available)
+    return tested(candidates(selection, comparison, groups=groups), available)
 
 
 def tested(ordered: list[Candidate], available: int) -> tuple[Candidate, ...]:
