@@ -33,10 +33,6 @@ class ShownRate(Protocol):
     def interval(self, confidence: float) -> tuple[float, float] | None: ...
 
 
-def pct(value: float | None) -> str:
-    return percent(value)
-
-
 def span(interval: tuple[float, float] | None) -> str:
     """A compact interval: [44–97%]."""
     return "" if interval is None else f" [{interval[0] * 100:.0f}–{interval[1] * 100:.0f}%]"
@@ -51,7 +47,7 @@ def rate_evidence(m: ShownRate, confidence: float) -> str:
     """83.3% (5/6 cases) [44–97%] — or with runs when cases ran more than once."""
     cases = m.cases_judged
     runs = "" if m.judged == cases else f", {m.passed}/{m.judged} runs"
-    return f"{pct(m.case_pass_rate)} ({_cases_passed(m)}/{cases} cases{runs}){span(m.interval(confidence))}"
+    return f"{percent(m.case_pass_rate)} ({_cases_passed(m)}/{cases} cases{runs}){span(m.interval(confidence))}"
 
 
 def cell(m: ShownRate | None, confidence: float) -> str:
@@ -60,7 +56,7 @@ def cell(m: ShownRate | None, confidence: float) -> str:
         return "—"
     runs = {j for _, j in m.case_counts}
     counts = f"{m.passed}/{m.judged}" if len(runs) == 1 else f"{_cases_passed(m)}/{m.cases_judged} cases"
-    return f"{pct(m.case_pass_rate)} ({counts}){span(m.interval(confidence))}"
+    return f"{percent(m.case_pass_rate)} ({counts}){span(m.interval(confidence))}"
 
 
 def _cases_passed(m: ShownRate) -> str:

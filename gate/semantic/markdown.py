@@ -3,7 +3,8 @@ a table, the detail folded — with every judge- or agent-written text quoted sa
 
 from __future__ import annotations
 
-from gate.formats.rates import pct, span
+from gate.formats.percent import percent
+from gate.formats.rates import span
 from gate.report.markdown_safe import inline
 from gate.semantic.document import CalibrationDocument, JudgeDocument, QueueEntry, Rate, Usage
 
@@ -15,7 +16,7 @@ def _rate(rate: Rate) -> str:
         return "—" if not rate.errors else f"— ({rate.errors} errors)"
     interval = None if rate.low is None or rate.high is None else (rate.low, rate.high)
     errors = f", {rate.errors} errors" if rate.errors else ""
-    return f"{pct(rate.rate)} ({rate.passed}/{rate.judged}{errors}){span(interval)}"
+    return f"{percent(rate.rate)} ({rate.passed}/{rate.judged}{errors}){span(interval)}"
 
 
 def _usage(usage: Usage) -> str:
@@ -82,7 +83,7 @@ def render_calibration(document: CalibrationDocument) -> str:
     labels = f"the labels ({human} human verdicts on real runs)" if human else "the case examples"
     lines += [f"**Agreement with {labels}: {_rate(document.agreement)}** · {len(flagged)} of "
               f"{len(document.rubrics)} rubrics flagged · `{inline(document.judge.model, 60)}`, "
-              f"{document.judge.samples} samples each · floor {pct(document.min_agreement)}", "",
+              f"{document.judge.samples} samples each · floor {percent(document.min_agreement)}", "",
               "| Case | Rubric | Agreed | Flagged | Agreement of decided | Errors | Human labels | Trust |",
               "|---|---|---|---|---|---|---|---|"]
     lines += [f"| {r.case_id} | `{r.rubric}` | {r.agreed}/{r.examples}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gate.formats.percent import percent
-from gate.formats.rates import pct, points_span, rate_evidence
+from gate.formats.rates import points_span, rate_evidence
 from gate.policy.reasons.lines import (
     AgentErrors,
     DeltaBelow,
@@ -53,14 +53,14 @@ def _delta_shown(reason: DeltaEvidence) -> str:
 def _versus(reason: RateEvidence | DeltaEvidence) -> str:
     """The evidence against a line it does not meet, undecided: "… vs the 70.0% line"."""
     if isinstance(reason, RateEvidence):
-        return f"{_rate_shown(reason)} vs the {pct(reason.line)} line"
+        return f"{_rate_shown(reason)} vs the {percent(reason.line)} line"
     return f"{_delta_shown(reason)} vs the {_points(reason.line)} line"
 
 
 @words.register
 def _rate_evidence(reason: RateEvidence) -> str:
     if reason.decided:
-        return f"{_rate_shown(reason)} is below the {pct(reason.line)} line"
+        return f"{_rate_shown(reason)} is below the {percent(reason.line)} line"
     needed = ("more cases or runs would decide it" if reason.runs_per_case is None
               else f"about {reason.runs_per_case} runs per case would decide it")
     return f"{_versus(reason)} — inconclusive: {needed}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gate.formats.percent import percent
-from gate.formats.rates import pct, rate_evidence
+from gate.formats.rates import rate_evidence
 from gate.policy.reasons.regressions import (
     BaselineNote,
     DimensionBelow,
@@ -75,7 +75,7 @@ def _dimension_below(reason: DimensionBelow) -> str:
 @words.register
 def _dimension_test(reason: DimensionTest) -> str:
     shown = (f"{reason.dimension} ({reason.group}): pass rate {rate_evidence(reason.measured, reason.confidence)} "
-             f"vs the baseline's {pct(reason.baseline)} (stratified exact test p = {reason.p_value:.3g}")
+             f"vs the baseline's {percent(reason.baseline)} (stratified exact test p = {reason.p_value:.3g}")
     if reason.decided:
         return f"{shown} ≤ {reason.level:.3g})"
     return f"{shown}; {reason.level:.3g} needed) — inconclusive"
